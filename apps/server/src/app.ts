@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type pg from 'pg';
+import { type Caller, resolveCaller } from './auth/caller.js';
+import type { Config } from './config.js';
+import { registerRawSqlRoutes } from './db/raw-routes.js';
+import { registerRestRoutes } from './db/rest/routes.js';
+import { loadSchema } from './db/schema.js';
+import { registerErrorHandler, errorBody } from './error-handler.js';
+import { ApiError } from './errors.js';
+import { restTables } from './product/policies.js';
+import { registerWebApp } from './web/static.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller;
+  }
+}
+
+export interface AppDeps {
+  config: Config & { serviceKey: string };
+  pool: pg.Pool;
+}
+
+/** Builds the whole server: the platform API and the web app. Tests build it too. */
+export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    disableRequestLogging: false,
+    bodyLimit: 5 * 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  // The platform client sends `Content-Type: application/json` on every call, also on
+  // GET and DELETE without a body: an empty JSON body means no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || body.length === 0) return done(null, undefined);
+    // parseAs: 'string' always hands over a string.
+    parseJson(request, body as string, done);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+    },
+    // The hosted sign-in page runs in a popup that posts tokens back to its opener.
+    crossOriginOpenerPolicy: false,
+  });
+  await app.register(cors, {
+    origin: config.appOrigins,
+    methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'x-blink-publishable-key'],
+    exposedHeaders: ['Content-Range', 'X-Request-Id'],
+    maxAge: 600,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    const projectId = (request.params as { projectId?: string } | undefined)?.projectId;
+    if (projectId !== undefined && projectId !== config.projectId) {
+      throw new ApiError('PROJECT_NOT_FOUND', `Project '${projectId.slice(0, 64)}' not found`);
+    }
+    if (request.url.startsWith('/api/')) request.caller = resolveCaller(request, config.serviceKey);
+  });
+
+  app.get('/healthz', async (_request, reply) => {
+    try {
+      await pool.query('SELECT 1');
+      return { status: 'ok' };
+    } catch {
+      return reply.status(503).send(errorBody('SERVICE_UNAVAILABLE', 'The database is unavailable'));
+    }
+  });
+
+  const schema = await loadSchema(pool, restTables);
+  registerRestRoutes(app, { pool, schema, maxRows: config.restMaxRows });
+  registerRawSqlRoutes(app, pool);
+
+  const hasWebApp = await registerWebApp(app, config.webDist);
+  app.setNotFoundHandler((request, reply) => {
+    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/') && (request.headers.accept ?? '').includes('text/html');
+    if (hasWebApp && wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.status(404).send(errorBody('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  });
+  return app;
+}

@@ -1,0 +1,14 @@
+import pg from 'pg';
+
+// int8 (counts, millisecond timestamps, file sizes) as JS numbers: all our values fit in 2^53.
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export function createPool(connectionString: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 10_000 });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => undefined);
+  return pool;
+}

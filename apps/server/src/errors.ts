@@ -1,0 +1,36 @@
+/** Every error code the API answers with, and its HTTP status. One table, one writer (error-handler.ts). */
+export const errorStatus = {
+  VALIDATION_ERROR: 400,
+  INVALID_BODY: 400,
+  INVALID_PARAMETER: 400,
+  INVALID_FILTER: 400,
+  INVALID_VALUE: 400,
+  UNKNOWN_TABLE: 400,
+  UNKNOWN_COLUMN: 400,
+  FILTER_REQUIRED: 400,
+  UNAUTHORIZED: 401,
+  INVALID_TOKEN: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  PROJECT_NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+/** The one error type services throw; the error handler turns it into `{error, message, code}`. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.status = errorStatus[code];
+  }
+}

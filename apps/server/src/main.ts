@@ -1,0 +1,56 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { prepareDataDir } from './data-dir.js';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from './db/embedded.js';
+import { migrate } from './db/migrate.js';
+import { createPool } from './db/pool.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const serviceKey = await prepareDataDir(config);
+  const log = (message: string) => console.log(`[fieldassist] ${message}`);
+
+  let embedded: EmbeddedPostgres | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log });
+    databaseUrl = embedded.url;
+  }
+  const pool = createPool(databaseUrl, config.dbPoolMax);
+  const applied = await migrate(pool);
+  if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+
+  const app = await buildApp({ config: { ...config, serviceKey }, pool });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: finishing in-flight requests`);
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    await app.close(); // stops accepting, waits for in-flight requests
+    await pool.end();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  log(`FieldAssist is running at ${config.publicUrl} (data in ${config.dataDir}${embedded ? ', embedded PostgreSQL' : ''})`);
+}
+
+main().catch((error: unknown) => {
+  console.error('[fieldassist] failed to start:', error);
+  process.exit(1);
+});

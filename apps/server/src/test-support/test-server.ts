@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { createTestDatabase } from './test-database.js';
+
+export const TEST_SERVICE_KEY = 'blnk_sk_test_service_key_for_tests_only_0123456789';
+
+/** The real app on the calling file's own database, for `app.inject()`. */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<{ app: FastifyInstance; projectId: string; serviceKey: string; pool: import('pg').Pool }> {
+  const { url, pool } = await createTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, WEB_DIST: '/nonexistent', ...env });
+  const app = await buildApp({ config: { ...config, serviceKey: TEST_SERVICE_KEY }, pool });
+  return { app, projectId: config.projectId, serviceKey: TEST_SERVICE_KEY, pool };
+}
+
+/** The same app listening on an ephemeral loopback port, for clients that speak HTTP. */
+export async function startTestServer(env: Record<string, string> = {}) {
+  const { app, projectId, serviceKey } = await buildTestApp(env);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { app: app as FastifyInstance, url: `http://127.0.0.1:${port}`, projectId, serviceKey, close: () => app.close() };
+}

@@ -4,7 +4,7 @@ import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
-import { type Caller, resolveCaller } from './auth/caller.js';
+import { resolveCaller } from './auth/caller.js';
 import type { Config } from './config.js';
 import { registerRawSqlRoutes } from './db/raw-routes.js';
 import { registerRestRoutes } from './db/rest/routes.js';
@@ -13,12 +13,6 @@ import { registerErrorHandler, errorBody } from './error-handler.js';
 import { ApiError } from './errors.js';
 import { restTables } from './product/policies.js';
 import { registerWebApp } from './web/static.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    caller: Caller;
-  }
-}
 
 export interface AppDeps {
   config: Config & { serviceKey: string };
@@ -41,9 +35,8 @@ export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstan
   // GET and DELETE without a body: an empty JSON body means no body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || body.length === 0) return done(null, undefined);
-    // parseAs: 'string' always hands over a string.
-    parseJson(request, body as string, done);
+    if (body.length === 0) return done(null, undefined);
+    parseJson(request, body as string, done); // parseAs: 'string' hands over a string
   });
 
   await app.register(helmet, {
@@ -77,6 +70,12 @@ export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstan
       throw new ApiError('PROJECT_NOT_FOUND', `Project '${projectId.slice(0, 64)}' not found`);
     }
     if (request.url.startsWith('/api/')) request.caller = resolveCaller(request, config.serviceKey);
+  });
+
+  // During a graceful shutdown the listener is already closed: keep-alive sockets end with
+  // the response in flight instead of holding the process open.
+  app.addHook('onSend', async (_request, reply) => {
+    if (!app.server.listening) reply.header('connection', 'close');
   });
 
   app.get('/healthz', async (_request, reply) => {

@@ -4,6 +4,13 @@ import { ApiError } from '../errors.js';
 
 export type Role = 'admin' | 'technician' | 'manager' | 'viewer';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set for every /api request by the onRequest hook in app.ts. */
+    caller: Caller;
+  }
+}
+
 /** Who is calling: the server's service key, a signed-in user, or nobody. */
 export type Caller =
   | { kind: 'service' }

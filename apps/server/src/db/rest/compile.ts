@@ -160,9 +160,9 @@ export function compileInserts(opts: {
     const values = group.map((row) => sql`(${join(names.map((n) => valueSql(row.get(n))), ', ')})`);
     let statement = sql`INSERT INTO ${ident(table.name)} (${join(names.map(ident), ', ')}) VALUES ${join(values, ', ')}`;
     if (target) {
-      // An upsert never rewrites created_at; with nothing else to set it still touches the
-      // row so that it is returned.
-      const updatable = names.filter((n) => !onConflict!.includes(n) && n !== 'created_at');
+      // An upsert never rewrites the row's id (the client sends a fresh one every time) or
+      // created_at; with nothing else to set it still touches the row so it is returned.
+      const updatable = names.filter((n) => !onConflict!.includes(n) && n !== 'id' && n !== 'created_at');
       const sets = (updatable.length ? updatable : [onConflict![0]!]).map((n) => sql`${ident(n)} = EXCLUDED.${ident(n)}`);
       const guard = opts.updateWhere ? sql` WHERE ${opts.updateWhere}` : empty;
       statement = sql`${statement} ON CONFLICT (${join(target, ', ')}) DO UPDATE SET ${join(sets, ', ')}${guard}`;

@@ -128,7 +128,7 @@ describe('POST', () => {
     const first = await call('POST', 'user_roles?on_conflict=userId', { id: 'role_1', user_id: 'c@x.io', role: 'viewer', assigned_by: 'a@x.io' });
     expect(first.statusCode).toBe(201);
     const second = await call('POST', 'user_roles?on_conflict=userId', { id: 'role_other', user_id: 'c@x.io', role: 'manager' });
-    expect(second.json()).toMatchObject([{ id: 'role_other', role: 'manager', assigned_by: 'a@x.io' }]);
+    expect(second.json()).toMatchObject([{ id: 'role_1', role: 'manager', assigned_by: 'a@x.io' }]);
     const byId = await call('POST', 'jobs?on_conflict=id', [{ id: 'j1', status: 'completed', user_id: 'u1', title: 'AC Unit Repair', description: 'Compressor noise' }]);
     expect(byId.json()).toMatchObject([{ id: 'j1', status: 'completed', created_at: 1000 }]);
     await call('PATCH', 'jobs?id=eq.j1', { status: 'pending' });

@@ -1,0 +1,49 @@
+import { Camera, LogIn, MessageSquareText, Wrench } from 'lucide-react';
+
+import { FeatureCard } from '@/components/feature-card';
+import { Button } from '@/components/ui/button';
+import { buildSignInUrl } from '@/lib/sign-in-url';
+
+/** What a signed-out visitor sees (SPEC.md sections 1 and 2). */
+export function LandingPage() {
+  const signInUrl = buildSignInUrl({ origin: window.location.origin });
+
+  return (
+    <div className="flex min-h-dvh flex-col bg-linear-to-b from-primary/10 via-background to-background">
+      <main className="mx-auto flex w-full max-w-4xl flex-1 flex-col justify-center px-5 py-12 sm:px-8 sm:py-20">
+        <section className="flex flex-col items-center text-center">
+          <div className="mb-6 flex size-16 items-center justify-center rounded-2xl bg-primary text-primary-foreground shadow-lg shadow-primary/25">
+            <Wrench className="size-8" aria-hidden="true" />
+          </div>
+          <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">FieldAssist</h1>
+          <p className="mt-3 text-lg font-medium text-primary sm:text-xl">AI-Powered Assistant</p>
+          <p className="mt-4 max-w-xl text-base leading-relaxed text-muted-foreground sm:text-lg">
+            Troubleshoot equipment on site with answers drawn from your own technical manuals.
+          </p>
+          <Button asChild size="lg" className="mt-8 w-full max-w-xs sm:w-auto sm:min-w-44">
+            <a href={signInUrl}>
+              <LogIn aria-hidden="true" />
+              Sign In
+            </a>
+          </Button>
+        </section>
+
+        <section aria-label="Features" className="mt-12 grid gap-4 sm:mt-16 sm:grid-cols-2 sm:gap-6">
+          <FeatureCard
+            icon={MessageSquareText}
+            title="AI Chat Support"
+            description="Ask technical questions and get step-by-step answers grounded in your technical documentation."
+          />
+          <FeatureCard
+            icon={Camera}
+            title="Visual Diagnostics"
+            description="Snap a photo of an equipment issue and get an AI analysis of what might be wrong."
+          />
+        </section>
+      </main>
+      <footer className="px-5 pb-8 text-center text-sm text-muted-foreground">
+        For field technicians, managers and admins.
+      </footer>
+    </div>
+  );
+}

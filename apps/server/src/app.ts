@@ -4,18 +4,25 @@ import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
+import rateLimit from '@fastify/rate-limit';
 import { resolveCaller } from './auth/caller.js';
-import type { Config } from './config.js';
+import type { AuthContext } from './auth/context.js';
+import { registerHostedPage } from './auth/hosted-page.js';
+import { registerAuthRoutes } from './auth/routes.js';
+import { createTokenSigner } from './auth/tokens.js';
+import type { ResolvedConfig } from './config.js';
 import { registerRawSqlRoutes } from './db/raw-routes.js';
 import { registerRestRoutes } from './db/rest/routes.js';
 import { loadSchema } from './db/schema.js';
 import { registerErrorHandler, errorBody } from './error-handler.js';
 import { ApiError } from './errors.js';
+import { createMailer } from './notify/mailer.js';
+import { registerNotifyRoutes } from './notify/routes.js';
 import { restTables } from './product/policies.js';
 import { registerWebApp } from './web/static.js';
 
 export interface AppDeps {
-  config: Config & { serviceKey: string };
+  config: ResolvedConfig;
   pool: pg.Pool;
 }
 
@@ -24,7 +31,6 @@ export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstan
   const app = Fastify({
     logger: { level: config.logLevel },
     genReqId: () => randomUUID(),
-    disableRequestLogging: false,
     bodyLimit: 5 * 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -63,13 +69,25 @@ export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstan
     maxAge: 600,
   });
 
+  await app.register(rateLimit, {
+    global: false,
+    // A refusal is our error like any other (429 RATE_LIMITED with SPEC.md's text).
+    errorResponseBuilder: () => new ApiError('RATE_LIMITED', 'Too many attempts. Please wait a moment and try again.'),
+  });
+
+  const signer = createTokenSigner(config.authSecret, config.projectId);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, pool, log: (message) => app.log.info(message) });
+  const rules = { signupMode: config.signupMode, adminEmails: config.adminEmails };
+  const auth: AuthContext = { pool, signer, mailer, rules, config };
+  const callerDeps = { serviceKey: config.serviceKey, signer, pool, adminEmails: config.adminEmails };
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const projectId = (request.params as { projectId?: string } | undefined)?.projectId;
     if (projectId !== undefined && projectId !== config.projectId) {
       throw new ApiError('PROJECT_NOT_FOUND', `Project '${projectId.slice(0, 64)}' not found`);
     }
-    if (request.url.startsWith('/api/')) request.caller = resolveCaller(request, config.serviceKey);
+    if (request.url.startsWith('/api/')) request.caller = await resolveCaller(request, callerDeps);
   });
 
   // During a graceful shutdown the listener is already closed: keep-alive sockets end with
@@ -90,8 +108,11 @@ export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstan
   const schema = await loadSchema(pool, restTables);
   registerRestRoutes(app, { pool, schema, maxRows: config.restMaxRows });
   registerRawSqlRoutes(app, pool);
+  registerAuthRoutes(app, auth);
+  registerNotifyRoutes(app, { mailer, pool, config });
 
   const hasWebApp = await registerWebApp(app, config.webDist);
+  registerHostedPage(app, config, hasWebApp);
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/') && (request.headers.accept ?? '').includes('text/html');
     if (hasWebApp && wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');

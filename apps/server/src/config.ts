@@ -15,6 +15,23 @@ const ZEnv = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   SERVICE_KEY: z.string().min(24, 'at least 24 characters').optional(),
   APP_ORIGINS: z.string().optional(),
+  AUTH_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  SIGNUP_MODE: z.enum(['invite', 'open']).default('invite'),
+  ADMIN_EMAILS: z.string().optional(),
+  SMTP_URL: z.url().optional(),
+  SMTP_FROM: z.string().default('FieldAssist <noreply@localhost>'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  APPLE_CLIENT_ID: z.string().optional(),
+  APPLE_CLIENT_SECRET: z.string().optional(),
+  MICROSOFT_CLIENT_ID: z.string().optional(),
+  MICROSOFT_CLIENT_SECRET: z.string().optional(),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_NAME: z.string().default('Single sign-on'),
   REST_MAX_ROWS: z.coerce.number().int().min(1).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(defaultWebDist),
@@ -34,10 +51,27 @@ export interface Config {
   /** Unset: generated into dataDir on first start (see data-dir.ts). */
   serviceKey?: string;
   appOrigins: string[];
+  /** Unset: generated into dataDir on first start; signs access tokens. */
+  authSecret?: string;
+  /** invite: after the first account, only emails an admin added may sign up. */
+  signupMode: 'invite' | 'open';
+  adminEmails: string[];
+  smtpUrl?: string;
+  smtpFrom: string;
+  /** OAuth providers with both a client id and secret; `oidc` is the company's own provider. */
+  oauth: Partial<Record<OAuthProviderName, { clientId: string; clientSecret: string }>>;
+  oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
   restMaxRows: number;
   logLevel: string;
   webDist: string;
 }
+
+export type OAuthProviderName = 'google' | 'github' | 'apple' | 'microsoft';
+
+/** Config with the secrets that prepareDataDir fills in when the environment leaves them unset. */
+export type ResolvedConfig = Config & { serviceKey: string; authSecret: string };
+
+const list = (value?: string) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : []);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -64,7 +98,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     dbPoolMax: e.DB_POOL_MAX,
     serviceKey: e.SERVICE_KEY,
-    appOrigins: e.APP_ORIGINS ? e.APP_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : [new URL(publicUrl).origin],
+    appOrigins: e.APP_ORIGINS ? list(e.APP_ORIGINS) : [new URL(publicUrl).origin],
+    authSecret: e.AUTH_SECRET,
+    signupMode: e.SIGNUP_MODE,
+    adminEmails: list(e.ADMIN_EMAILS).map((email) => email.toLowerCase()),
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM,
+    oauth: Object.fromEntries(
+      (['google', 'github', 'apple', 'microsoft'] as const).flatMap((name) => {
+        const id = e[`${name.toUpperCase() as Uppercase<OAuthProviderName>}_CLIENT_ID`];
+        const secret = e[`${name.toUpperCase() as Uppercase<OAuthProviderName>}_CLIENT_SECRET`];
+        return id && secret ? [[name, { clientId: id, clientSecret: secret }]] : [];
+      }),
+    ),
+    oidc: e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+      ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }
+      : undefined,
     restMaxRows: e.REST_MAX_ROWS,
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST),

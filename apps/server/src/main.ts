@@ -16,7 +16,7 @@ async function main() {
     }
     throw error;
   }
-  const serviceKey = await prepareDataDir(config);
+  const resolved = await prepareDataDir(config);
   const log = (message: string) => console.log(`[fieldassist] ${message}`);
 
   let embedded: EmbeddedPostgres | undefined;
@@ -29,7 +29,7 @@ async function main() {
   const applied = await migrate(pool);
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
 
-  const app = await buildApp({ config: { ...config, serviceKey }, pool });
+  const app = await buildApp({ config: resolved, pool });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type pg from 'pg';
 import { ApiError } from '../errors.js';
-
-export type Role = 'admin' | 'technician' | 'manager' | 'viewer';
+import type { TokenSigner } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,11 +11,20 @@ declare module 'fastify' {
   }
 }
 
+export type Role = 'admin' | 'technician' | 'manager' | 'viewer';
+
 /** Who is calling: the server's service key, a signed-in user, or nobody. */
 export type Caller =
   | { kind: 'service' }
   | { kind: 'anonymous' }
-  | { kind: 'user'; userId: string; email: string; role: Role | null };
+  | { kind: 'user'; userId: string; email: string; role: Role | null; sessionId: string };
+
+export interface CallerDeps {
+  serviceKey: string;
+  signer: TokenSigner;
+  pool: pg.Pool;
+  adminEmails: string[];
+}
 
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -24,14 +33,33 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
- * Reads the caller from `Authorization: Bearer ...`. The service key is the only
- * credential until sign-in exists; any other bearer is refused rather than ignored.
+ * Reads the caller from `Authorization: Bearer ...`: the service key, or an access token
+ * whose account still exists and whose session has not been signed out. The role is read
+ * on every request, so a changed role applies at once.
  */
-export function resolveCaller(request: FastifyRequest, serviceKey: string): Caller {
+export async function resolveCaller(request: FastifyRequest, deps: CallerDeps): Promise<Caller> {
   const header = request.headers.authorization;
   if (!header) return { kind: 'anonymous' };
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw new ApiError('INVALID_TOKEN', 'Authorization header must be "Bearer <token>"');
-  if (sameSecret(match[1]!, serviceKey)) return { kind: 'service' };
-  throw new ApiError('INVALID_TOKEN', 'Invalid or expired token');
+  if (sameSecret(match[1]!, deps.serviceKey)) return { kind: 'service' };
+  const claims = await deps.signer.verify(match[1]!);
+  const { rows } = await deps.pool.query<{ email: string; role: Role | null; active: boolean }>(
+    `SELECT a.email, r.role,
+            EXISTS (SELECT 1 FROM auth_refresh_tokens t WHERE t.family_id = $2 AND t.revoked_at IS NULL AND t.expires_at > now()) AS active
+     FROM auth_accounts a LEFT JOIN user_roles r ON lower(r.user_id) = lower(a.email)
+     WHERE a.id = $1`,
+    [claims.sub, claims.sid],
+  );
+  const account = rows[0];
+  if (!account || !account.active) throw new ApiError('TOKEN_EXPIRED', 'Session expired. Please sign in again.');
+  const email = account.email.toLowerCase();
+  const role = deps.adminEmails.includes(email) ? 'admin' : account.role;
+  return { kind: 'user', userId: claims.sub, email, role, sessionId: claims.sid };
+}
+
+/** The signed-in user, or 401 for anyone else (the service key has no user). */
+export function requireUser(caller: Caller): Extract<Caller, { kind: 'user' }> {
+  if (caller.kind !== 'user') throw new ApiError('UNAUTHORIZED', 'Authentication required');
+  return caller;
 }

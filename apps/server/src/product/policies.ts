@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/caller.js';
-import type { Sql } from '../db/sql.js';
+import type { Caller, Role } from '../auth/caller.js';
+import { type Sql, ident, sql } from '../db/sql.js';
 import { ApiError } from '../errors.js';
 
 export type Action = 'list' | 'get' | 'create' | 'update' | 'delete';
@@ -7,37 +7,128 @@ export type Action = 'list' | 'get' | 'create' | 'update' | 'delete';
 /**
  * What a caller may do to a table for one action. A policy refuses by throwing, or allows
  * with an optional row predicate (added to the SQL, so rows the caller may not see are
- * never read) and an optional check of each written row.
+ * never read, and a row they may not touch looks like a missing one) and an optional
+ * check of each written row.
  */
 export interface Permission {
   where?: Sql;
   check?: (row: Record<string, unknown>) => void;
 }
 
-export type TablePolicy = Record<Action, (caller: Caller) => Permission>;
+type Rule = (caller: Caller) => Permission;
+export type TablePolicy = Record<Action, Rule>;
+type User = Extract<Caller, { kind: 'user' }>;
 
-const serviceOnly = (caller: Caller): Permission => {
-  if (caller.kind === 'service') return {};
+const anyone = {};
+
+/** The service key passes every rule; signed-out callers none; users go to `rule`. */
+const forUsers = (rule: (user: User) => Permission): Rule => (caller) => {
+  if (caller.kind === 'service') return anyone;
   if (caller.kind === 'anonymous') throw new ApiError('UNAUTHORIZED', 'Authentication required');
-  throw new ApiError('FORBIDDEN', 'You do not have permission to access this table');
+  return rule(caller);
 };
 
-const lockedTable: TablePolicy = { list: serviceOnly, get: serviceOnly, create: serviceOnly, update: serviceOnly, delete: serviceOnly };
+const roleIn = (roles: Role[], message: string) => (user: User) => {
+  if (!user.role || !roles.includes(user.role)) throw new ApiError('FORBIDDEN', message);
+};
+
+const serverOnly = forUsers(() => {
+  throw new ApiError('FORBIDDEN', 'This table is written by the server');
+});
+
+/** Jobs and chat history belong to their owner alone (SPEC.md section 6). */
+function ownedRows(noun: string): TablePolicy {
+  const mine = (user: User) => sql`"user_id" = ${user.userId}`;
+  const ownRow = (user: User) => (row: Record<string, unknown>) => {
+    if (row.user_id !== undefined && row.user_id !== user.userId) throw new ApiError('FORBIDDEN', `You can only write your own ${noun}`);
+  };
+  return {
+    list: forUsers((user) => ({ where: mine(user) })),
+    get: forUsers((user) => ({ where: mine(user) })),
+    create: forUsers((user) => ({
+      check: (row) => {
+        if (row.user_id !== user.userId) throw new ApiError('FORBIDDEN', `You can only write your own ${noun}`);
+      },
+    })),
+    update: forUsers((user) => ({ where: mine(user), check: ownRow(user) })),
+    delete: forUsers((user) => ({ where: mine(user) })),
+  };
+}
+
+// Documents of type system_planner are for admins and technicians only.
+const seesPlanners = (user: User) => user.role === 'admin' || user.role === 'technician';
+const visibleManuals = (user: User): Permission => (seesPlanners(user) ? anyone : { where: sql`"document_type" <> 'system_planner'` });
+const ofVisibleManual = (user: User): Permission =>
+  seesPlanners(user) ? anyone : { where: sql`"manual_id" IN (SELECT "id" FROM "manuals" WHERE "document_type" <> 'system_planner')` };
+
+const librarians: Role[] = ['admin', 'technician', 'manager'];
+
+/** A library table: every signed-in user reads; admins, technicians and managers write. */
+function libraryTable(opts: { read: (user: User) => Permission; createMessage: string; deleteRoles: Role[]; deleteMessage: string; check?: (user: User, row: Record<string, unknown>) => void }): TablePolicy {
+  const write = (message: string) =>
+    forUsers((user) => {
+      roleIn(librarians, message)(user);
+      return { ...opts.read(user), check: opts.check && ((row) => opts.check!(user, row)) };
+    });
+  return {
+    list: forUsers(opts.read),
+    get: forUsers(opts.read),
+    create: write(opts.createMessage),
+    update: write(opts.createMessage),
+    delete: forUsers((user) => {
+      roleIn(opts.deleteRoles, opts.deleteMessage)(user);
+      return opts.read(user);
+    }),
+  };
+}
+
+const adminOrOwnEmail = (column: string) => (user: User): Permission =>
+  user.role === 'admin' ? anyone : { where: sql`lower(${ident(column)}) = ${user.email}` };
 
 /**
- * The tables of the REST API and their policies (PocketBase-style API rules: locked unless
- * a rule opens them). Until sign-in exists only the service key reaches them.
+ * The tables of the REST API and their policies, in the spirit of PocketBase API rules:
+ * locked unless a rule opens them. Unknown tables, and the platform's own, have none.
  */
 export const policies: Record<string, TablePolicy> = {
-  users: lockedTable,
-  user_roles: lockedTable,
-  jobs: lockedTable,
-  chat_messages: lockedTable,
-  release_versions: lockedTable,
-  manuals: lockedTable,
-  tags: lockedTable,
-  manual_tags: lockedTable,
-  manual_content: lockedTable,
+  jobs: ownedRows('jobs'),
+  chat_messages: ownedRows('chat messages'),
+
+  release_versions: libraryTable({ read: () => anyone, createMessage: 'You do not have permission to create versions', deleteRoles: ['admin'], deleteMessage: 'Only admins can delete versions' }),
+  tags: libraryTable({ read: () => anyone, createMessage: 'You do not have permission to create tags', deleteRoles: ['admin'], deleteMessage: 'Only admins can delete tags' }),
+  manuals: libraryTable({
+    read: visibleManuals,
+    createMessage: 'You do not have permission to upload manuals',
+    deleteRoles: ['admin'],
+    deleteMessage: 'Only admins can delete manuals',
+    check: (user, row) => {
+      if (row.document_type === 'system_planner' && !seesPlanners(user)) throw new ApiError('FORBIDDEN', 'You do not have permission to upload system planners');
+    },
+  }),
+  manual_tags: libraryTable({ read: ofVisibleManual, createMessage: 'You do not have permission to upload manuals', deleteRoles: librarians, deleteMessage: 'You do not have permission to upload manuals' }),
+  manual_content: { list: forUsers(ofVisibleManual), get: forUsers(ofVisibleManual), create: serverOnly, update: serverOnly, delete: serverOnly },
+
+  user_roles: {
+    list: forUsers(adminOrOwnEmail('user_id')),
+    get: forUsers(adminOrOwnEmail('user_id')),
+    create: forUsers((user) => (roleIn(['admin'], 'Only admins can assign user roles')(user), anyone)),
+    update: forUsers((user) => (roleIn(['admin'], 'Only admins can assign user roles')(user), anyone)),
+    delete: forUsers((user) => (roleIn(['admin'], 'Only admins can delete user roles')(user), anyone)),
+  },
+
+  users: {
+    list: forUsers(adminOrOwnEmail('id')),
+    get: forUsers(adminOrOwnEmail('id')),
+    create: forUsers((user) => (roleIn(['admin'], 'Only admins can add users')(user), anyone)),
+    // A user changes their own name, phone and avatar; email, role and flags are not theirs to set.
+    update: forUsers((user) => ({
+      ...adminOrOwnEmail('id')(user),
+      check: (row) => {
+        const other = Object.keys(row).find((column) => !['display_name', 'phone', 'avatar_url', 'updated_at'].includes(column));
+        if (other) throw new ApiError('FORBIDDEN', `You cannot change ${other}`);
+      },
+    })),
+    delete: serverOnly, // accounts are deleted through DELETE /api/auth/account
+  },
 };
 
 export const restTables = Object.keys(policies);

@@ -5,12 +5,13 @@ import { loadConfig } from '../config.js';
 import { createTestDatabase } from './test-database.js';
 
 export const TEST_SERVICE_KEY = 'blnk_sk_test_service_key_for_tests_only_0123456789';
+export const TEST_AUTH_SECRET = 'test-auth-secret-for-tests-only-0123456789abcdef';
 
 /** The real app on the calling file's own database, for `app.inject()`. */
 export async function buildTestApp(env: Record<string, string> = {}): Promise<{ app: FastifyInstance; projectId: string; serviceKey: string; pool: pg.Pool }> {
   const { url, pool } = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, WEB_DIST: '/nonexistent', ...env });
-  const app = await buildApp({ config: { ...config, serviceKey: TEST_SERVICE_KEY }, pool });
+  const app = await buildApp({ config: { ...config, serviceKey: TEST_SERVICE_KEY, authSecret: TEST_AUTH_SECRET }, pool });
   return { app, projectId: config.projectId, serviceKey: TEST_SERVICE_KEY, pool };
 }
 

@@ -90,10 +90,12 @@ export function compileOrder(table: TableSchema, order: OrderTerm[]): Sql {
  * Keyset pagination: rows after the row whose id is the cursor, under the requested order
  * with id as the final tie-breaker. (NULLs in sort columns are not paged through.)
  */
-export function compileCursor(table: TableSchema, order: OrderTerm[], cursor: string): { where: Sql; order: OrderTerm[] } {
+export function compileCursor(table: TableSchema, order: OrderTerm[], cursor: string, policyWhere: Sql[] = []): { where: Sql; order: OrderTerm[] } {
   if (!table.columns.has('id')) throw new ApiError('INVALID_PARAMETER', `cursor needs an id column on table '${table.name}'`);
   const terms = order.some((t) => t.column === 'id') ? order : [...order, { column: 'id', descending: false }];
-  const at = (term: OrderTerm) => sql`(SELECT ${ident(term.column)} FROM ${ident(table.name)} WHERE "id" = ${cursor})`;
+  // The cursor row is read under the caller's policy too: a row they may not see tells nothing.
+  const visible = policyWhere.length ? sql` AND ${join(policyWhere, ' AND ')}` : empty;
+  const at = (term: OrderTerm) => sql`(SELECT ${ident(term.column)} FROM ${ident(table.name)} WHERE "id" = ${cursor}${visible})`;
   const branches = terms.map((term, i) => {
     const equal = terms.slice(0, i).map((prior) => sql`${ident(column(table, prior.column, 'order').name)} = ${at(prior)}`);
     const after = sql`${ident(column(table, term.column, 'order').name)} ${raw(term.descending ? '<' : '>')} ${at(term)}`;
@@ -164,7 +166,9 @@ export function compileInserts(opts: {
       // created_at; with nothing else to set it still touches the row so it is returned.
       const updatable = names.filter((n) => !onConflict!.includes(n) && n !== 'id' && n !== 'created_at');
       const sets = (updatable.length ? updatable : [onConflict![0]!]).map((n) => sql`${ident(n)} = EXCLUDED.${ident(n)}`);
-      const guard = opts.updateWhere ? sql` WHERE ${opts.updateWhere}` : empty;
+      // The update policy's predicate names columns unqualified, which would be ambiguous
+      // next to EXCLUDED here: it is applied through the primary key instead.
+      const guard = opts.updateWhere ? sql` WHERE ${ident(table.name)}."id" IN (SELECT "id" FROM ${ident(table.name)} WHERE ${opts.updateWhere})` : empty;
       statement = sql`${statement} ON CONFLICT (${join(target, ', ')}) DO UPDATE SET ${join(sets, ', ')}${guard}`;
     }
     return sql`${statement} RETURNING ${returning}`;

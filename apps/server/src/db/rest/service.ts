@@ -49,7 +49,7 @@ export async function selectRows(ctx: RestContext, call: RestCall & { withCount:
   const { query } = call;
   const { table, policyWhere } = tableFor(ctx, call, singleId(query) !== undefined ? 'get' : 'list');
   const returning = compileReturning(table, query.select);
-  const cursor = query.cursor === undefined ? undefined : compileCursor(table, query.order, query.cursor);
+  const cursor = query.cursor === undefined ? undefined : compileCursor(table, query.order, query.cursor, policyWhere);
   const where = compileWhere(table, query.filters, cursor ? [...policyWhere, cursor.where] : policyWhere);
   const limit = Math.min(query.limit ?? ctx.maxRows, ctx.maxRows);
   const offset = query.offset ?? 0;
@@ -94,7 +94,10 @@ export async function updateRows(ctx: RestContext, call: RestCall & { body: unkn
 export async function deleteRows(ctx: RestContext, call: RestCall) {
   const { table, policyWhere } = tableFor(ctx, call, 'delete');
   requireFilter(call.query);
-  return run(ctx, compileDelete(table, compileWhere(table, call.query.filters, policyWhere), compileReturning(table, call.query.select)));
+  const rows = await run(ctx, compileDelete(table, compileWhere(table, call.query.filters, policyWhere), compileReturning(table, call.query.select)));
+  const id = singleId(call.query);
+  if (id !== undefined && rows.length === 0) throw new ApiError('NOT_FOUND', `Record with id ${id} not found.`);
+  return rows;
 }
 
 /** An unfiltered PATCH or DELETE (the client's deleteMany({ where: {} })) is refused, not run on every row. */

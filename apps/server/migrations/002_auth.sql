@@ -36,6 +36,8 @@ CREATE TABLE auth_one_time_tokens (
   kind text NOT NULL CHECK (kind IN ('magic', 'reset', 'verify', 'oauth')),
   email text NOT NULL,
   redirect_url text,
+  -- The name a provider gave, for an OAuth sign-in's first account.
+  display_name text,
   expires_at timestamptz NOT NULL,
   used_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now()

@@ -8,6 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import { resolveCaller } from './auth/caller.js';
 import type { AuthContext } from './auth/context.js';
 import { registerHostedPage } from './auth/hosted-page.js';
+import { registerOAuthRoutes } from './auth/oauth-routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { createTokenSigner } from './auth/tokens.js';
 import type { ResolvedConfig } from './config.js';
@@ -40,6 +41,10 @@ export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstan
   // The platform client sends `Content-Type: application/json` on every call, also on
   // GET and DELETE without a body: an empty JSON body means no body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  // Form posts only reach the OAuth callback (Apple's response_mode=form_post).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body.length === 0) return done(null, undefined);
     parseJson(request, body as string, done); // parseAs: 'string' hands over a string
@@ -109,6 +114,7 @@ export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstan
   registerRestRoutes(app, { pool, schema, maxRows: config.restMaxRows });
   registerRawSqlRoutes(app, pool);
   registerAuthRoutes(app, auth);
+  registerOAuthRoutes(app, auth);
   registerNotifyRoutes(app, { mailer, pool, config });
 
   const hasWebApp = await registerWebApp(app, config.webDist);

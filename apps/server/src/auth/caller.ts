@@ -17,7 +17,9 @@ export type Role = 'admin' | 'technician' | 'manager' | 'viewer';
 export type Caller =
   | { kind: 'service' }
   | { kind: 'anonymous' }
-  | { kind: 'user'; userId: string; email: string; role: Role | null; sessionId: string };
+  | { kind: 'user'; userId: string; email: string; role: Role | null; sessionId: string }
+  /** A bearer that is not valid (expired, revoked, forged): refused where a caller is needed. */
+  | { kind: 'invalid'; error: ApiError };
 
 export interface CallerDeps {
   serviceKey: string;
@@ -41,9 +43,18 @@ export async function resolveCaller(request: FastifyRequest, deps: CallerDeps): 
   const header = request.headers.authorization;
   if (!header) return { kind: 'anonymous' };
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match) throw new ApiError('INVALID_TOKEN', 'Authorization header must be "Bearer <token>"');
+  if (!match) return { kind: 'invalid', error: new ApiError('INVALID_TOKEN', 'Authorization header must be "Bearer <token>"') };
   if (sameSecret(match[1]!, deps.serviceKey)) return { kind: 'service' };
-  const claims = await deps.signer.verify(match[1]!);
+  try {
+    return await userCaller(match[1]!, deps);
+  } catch (error) {
+    if (error instanceof ApiError) return { kind: 'invalid', error };
+    throw error;
+  }
+}
+
+async function userCaller(token: string, deps: CallerDeps): Promise<Caller> {
+  const claims = await deps.signer.verify(token);
   const { rows } = await deps.pool.query<{ email: string; role: Role | null; active: boolean }>(
     `SELECT a.email, r.role,
             EXISTS (SELECT 1 FROM auth_refresh_tokens t WHERE t.family_id = $2 AND t.revoked_at IS NULL AND t.expires_at > now()) AS active
@@ -58,8 +69,15 @@ export async function resolveCaller(request: FastifyRequest, deps: CallerDeps): 
   return { kind: 'user', userId: claims.sub, email, role, sessionId: claims.sid };
 }
 
+/** Refuses callers who are not signed in: 401, with the token's own problem when it has one. */
+export function requireSignedIn(caller: Caller): asserts caller is Extract<Caller, { kind: 'user' | 'service' }> {
+  if (caller.kind === 'invalid') throw caller.error;
+  if (caller.kind === 'anonymous') throw new ApiError('UNAUTHORIZED', 'Authentication required');
+}
+
 /** The signed-in user, or 401 for anyone else (the service key has no user). */
 export function requireUser(caller: Caller): Extract<Caller, { kind: 'user' }> {
+  requireSignedIn(caller);
   if (caller.kind !== 'user') throw new ApiError('UNAUTHORIZED', 'Authentication required');
   return caller;
 }

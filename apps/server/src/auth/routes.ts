@@ -52,7 +52,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const ok = { success: true };
 
-  app.post('/api/auth/signup', { config: perIp(10, 10) }, async (request) => signUp(ctx, bodyOf(request, ctx)));
+  app.post('/api/auth/signup', { config: perIp(30, 10) }, async (request) => signUp(ctx, bodyOf(request, ctx)));
   app.post('/api/auth/signin/email', { config: perEmail(10, 5) }, async (request) => signInWithPassword(ctx, bodyOf(request, ctx)));
   app.post('/api/auth/refresh', { config: perIp(120, 1) }, async (request) => {
     const token = bodyOf(request, ctx).refresh_token;

@@ -62,6 +62,19 @@ describe('access tokens', () => {
   });
 });
 
+describe('a stale token', () => {
+  it('does not stand in the way of routes that need no sign-in', async () => {
+    const stale = { authorization: 'Bearer expired.or.forged' };
+    const session = await signUpUserSession();
+    const refreshed = await app.inject({ method: 'POST', url: '/api/auth/refresh', headers: stale, payload: { refresh_token: session.refresh_token } });
+    expect(refreshed.statusCode).toBe(200);
+    const providers = await app.inject({ method: 'GET', url: '/api/auth/providers', headers: stale });
+    expect(providers.statusCode).toBe(200);
+    const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: stale });
+    expect(me.json().code).toBe('INVALID_TOKEN');
+  });
+});
+
 describe('refresh tokens', () => {
   it('rotate on every use, answering the full token set', async () => {
     const session = await signUpUserSession();

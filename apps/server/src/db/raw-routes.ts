@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { z } from 'zod';
-import type { Caller } from '../auth/caller.js';
+import { type Caller, requireSignedIn } from '../auth/caller.js';
 import { ApiError } from '../errors.js';
 import { transaction } from './rest/service.js';
 
@@ -15,7 +15,7 @@ export const ZBatchBody = z.object({
 
 /** Raw SQL is for the server's service key alone (PLATFORM_API.md decision 4). */
 function requireServiceKey(caller: Caller) {
-  if (caller.kind === 'anonymous') throw new ApiError('UNAUTHORIZED', 'Authentication required');
+  requireSignedIn(caller);
   if (caller.kind !== 'service') throw new ApiError('FORBIDDEN', 'Raw SQL needs the service key');
 }
 

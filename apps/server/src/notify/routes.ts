@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { z } from 'zod';
+import { requireSignedIn } from '../auth/caller.js';
 import { ApiError } from '../errors.js';
 import { presentOutboxEmail, renderOutboxPage } from './dev-outbox.js';
 import { listRecentEmails } from './email-log.js';
@@ -18,7 +19,7 @@ export interface NotifyDeps {
 /** Email is for admins and the service key only (PLATFORM_API.md decision 4). */
 async function requireEmailSender(request: FastifyRequest) {
   const caller = request.caller;
-  if (caller.kind === 'anonymous') throw new ApiError('UNAUTHORIZED', 'Authentication required');
+  requireSignedIn(caller);
   if (caller.kind === 'user' && caller.role !== 'admin') throw new ApiError('FORBIDDEN', 'Only admins can send email');
 }
 

@@ -1,4 +1,4 @@
-import type { Caller, Role } from '../auth/caller.js';
+import { type Caller, type Role, requireSignedIn } from '../auth/caller.js';
 import { type Sql, ident, sql } from '../db/sql.js';
 import { ApiError } from '../errors.js';
 
@@ -23,8 +23,8 @@ const anyone = {};
 
 /** The service key passes every rule; signed-out callers none; users go to `rule`. */
 const forUsers = (rule: (user: User) => Permission): Rule => (caller) => {
+  requireSignedIn(caller);
   if (caller.kind === 'service') return anyone;
-  if (caller.kind === 'anonymous') throw new ApiError('UNAUTHORIZED', 'Authentication required');
   return rule(caller);
 };
 

@@ -1,6 +1,9 @@
+import type { AuthClient } from './auth/auth-client.js';
+import { createAuth } from './auth/index.js';
+import type { AuthOptions } from './auth/types.js';
 import { createDb } from './db/index.js';
 import type { DbClient, Row } from './db/types.js';
-import { FieldAssistError } from './errors.js';
+import { FieldAssistValidationError } from './errors.js';
 import { createHttpCore, type AccessTokenGetter, type FetchLike } from './http.js';
 
 export interface ClientOptions {
@@ -11,7 +14,12 @@ export interface ClientOptions {
   secretKey?: string;
   /** Defaults to the global fetch. */
   fetch?: FetchLike;
-  /** The signed-in user's access token, asked before each request (ignored when `secretKey` is set). */
+  /** Sign-in and session settings (`mode`, `authRequired`, `redirectUrl`, `roles`, `storage`). */
+  auth?: AuthOptions;
+  /**
+   * Overrides where requests get their access token (ignored when `secretKey` is set).
+   * Default: `auth.getValidToken()`, with one refresh-and-retry after a 401.
+   */
   getAccessToken?: AccessTokenGetter;
 }
 
@@ -20,6 +28,7 @@ export type UntypedTables = Record<string, Row>;
 
 export interface FieldAssistClient<Tables = UntypedTables> {
   readonly projectId: string;
+  readonly auth: AuthClient;
   readonly db: DbClient<Tables>;
 }
 
@@ -30,15 +39,31 @@ function isBrowser(): boolean {
 /**
  * Creates a platform client. `Tables` maps camelCase table names to camelCase row types,
  * e.g. `createClient<{ jobs: Job }>(...)` types `client.db.jobs`.
- * Throws FieldAssistError VALIDATION_ERROR on a missing projectId/baseUrl or a secret key in a browser.
+ * In a browser it starts restoring the session at once (parent window, URL, localStorage).
+ * Throws FieldAssistValidationError VALIDATION_ERROR on a missing projectId, a missing or
+ * relative baseUrl, or a secret key in a browser.
  */
 export function createClient<Tables = UntypedTables>(options: ClientOptions): FieldAssistClient<Tables> {
-  const invalid = (message: string) => new FieldAssistError({ message, code: 'VALIDATION_ERROR', status: 0 });
+  const invalid = (message: string) => new FieldAssistValidationError({ message, code: 'VALIDATION_ERROR', status: 0 });
   if (!options.projectId) throw invalid('projectId is required');
   if (!options.baseUrl) throw invalid('baseUrl is required');
+  try {
+    new URL(options.baseUrl);
+  } catch {
+    throw invalid('baseUrl must be an absolute URL, e.g. https://host');
+  }
   if (options.secretKey && isBrowser()) {
     throw invalid('secretKey is server-only. Do not provide it in browser clients.');
   }
-  const http = createHttpCore(options);
-  return { projectId: options.projectId, db: createDb<Tables>(http, options.projectId) };
+  const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const auth = createAuth({ projectId: options.projectId, baseUrl: options.baseUrl, fetch: fetchImpl, auth: options.auth });
+  const http = createHttpCore({
+    baseUrl: options.baseUrl,
+    secretKey: options.secretKey,
+    fetch: fetchImpl,
+    getAccessToken: options.getAccessToken ?? (() => auth.getValidToken()),
+    // PLATFORM_API.md §1.6: a 401 on a request sent with the user's token → refresh once, retry once.
+    refreshAccessToken: options.getAccessToken ? undefined : () => auth.forceRefresh(),
+  });
+  return { projectId: options.projectId, auth, db: createDb<Tables>(http, options.projectId) };
 }

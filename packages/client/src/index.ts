@@ -1,6 +1,34 @@
 export { createClient } from './client.js';
 export type { ClientOptions, FieldAssistClient, UntypedTables } from './client.js';
-export { FieldAssistError, isFieldAssistError } from './errors.js';
+export {
+  FieldAssistAIError,
+  FieldAssistAuthError,
+  FieldAssistDataError,
+  FieldAssistError,
+  FieldAssistNetworkError,
+  FieldAssistNotificationsError,
+  FieldAssistRealtimeError,
+  FieldAssistStorageError,
+  FieldAssistValidationError,
+  isFieldAssistError,
+} from './errors.js';
+export type { FieldAssistErrorInit } from './errors.js';
+export { AUTH_ERROR_MESSAGES, GENERIC_AUTH_MESSAGE } from './auth/error-codes.js';
+export type { AuthErrorCode } from './auth/error-codes.js';
+export type { AuthClient } from './auth/auth-client.js';
+export type {
+  AuthOptions,
+  AuthProvider,
+  AuthState,
+  AuthStateListener,
+  AuthUser,
+  RedirectOptions,
+  RoleConfig,
+  RoleDefinition,
+  SignUpData,
+  StorageLike,
+  TokenSet,
+} from './auth/types.js';
 export { camelToSnake, snakeToCamel } from './case.js';
 export type { AccessTokenGetter, FetchLike } from './http.js';
 export type {

@@ -10,7 +10,7 @@
 // - an unknown operator or an unsupported value throws instead of silently widening
 //   the filter (which matters most for deleteMany).
 import { camelToSnake } from '../case.js';
-import { FieldAssistError } from '../errors.js';
+import { FieldAssistValidationError } from '../errors.js';
 import type { ListOptions, OrderBy, Row } from './types.js';
 
 type Filter = { kind: 'filter'; column: string; text: string };
@@ -20,8 +20,8 @@ type Condition = Record<string, unknown>;
 
 const COMPARISONS = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike']);
 
-function invalid(message: string): FieldAssistError {
-  return new FieldAssistError({ message, code: 'VALIDATION_ERROR', status: 0 });
+function invalid(message: string): FieldAssistValidationError {
+  return new FieldAssistValidationError({ message, code: 'VALIDATION_ERROR', status: 0 });
 }
 
 /** null → `null`, booleans → `1`/`0`, Date → ISO string, anything else → its text. */

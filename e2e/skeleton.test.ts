@@ -29,7 +29,7 @@ describe.each(VIEWPORT_NAMES)('landing page on %s', (viewport) => {
       expect(await landing.signIn.count()).toBe(1);
       expect(await landing.signIn.isVisible()).toBe(true);
       expect(await landing.signIn.getAttribute('href')).toBe(
-        `/auth?redirect_url=${encodeURIComponent(server.url)}&project_id=fieldassist`,
+        `/auth?redirect_url=${encodeURIComponent(`${server.url}/`)}&project_id=fieldassist`,
       );
       expect(await landing.featureTitles()).toEqual(['AI Chat Support', 'Visual Diagnostics']);
 

@@ -9,10 +9,8 @@ declare module 'autocannon' {
       path?: string;
       headers?: Record<string, string>;
       body?: string;
-      /** A function, or in workers mode the absolute path of a CommonJS module exporting one. */
-      setupRequest?: string | ((request: Request & Record<string, unknown>) => Request | null);
-      /** Extra properties are handed to setupRequest untouched. */
-      [extra: string]: unknown;
+      /** Called before every request; may change it (in workers mode: a module path instead). */
+      setupRequest?: ((request: Request) => Request | null) | string;
     }
 
     interface Options {

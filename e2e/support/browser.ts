@@ -68,3 +68,11 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * `errors` without the ones a test provoked on purpose, such as the browser's
+ * "Failed to load resource: ... 401" line after a refused password.
+ */
+export function unexpectedErrors(errors: string[], expected: RegExp[]): string[] {
+  return errors.filter((error) => !expected.some((pattern) => pattern.test(error)));
+}

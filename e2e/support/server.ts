@@ -23,11 +23,12 @@ export type TestServer = {
 /**
  * Starts the real built server (`npm run build` first) on a free port with a fresh
  * DATA_DIR. With TEST_DATABASE_URL it gets a fresh database on that PostgreSQL; without,
- * it starts its own embedded PostgreSQL in DATA_DIR/pg. Resolves once GET /healthz is 200;
+ * it starts its own embedded PostgreSQL in DATA_DIR/pg. `options.port` fixes the port when
+ * another party must know the URL first (an OIDC provider's redirect URI). Resolves once GET /healthz is 200;
  * throws with the tail of the server's output if it exits or times out first.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const port = await findFreePort();
+export async function startServer(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<TestServer> {
+  const port = options.port ?? (await findFreePort());
   const url = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'fa-e2e-'));
   const database = process.env.TEST_DATABASE_URL ? await createDatabase(process.env.TEST_DATABASE_URL) : undefined;
@@ -70,7 +71,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   return { url, stop };
 }
 
-async function findFreePort(): Promise<number> {
+/** A port nobody listens on right now. */
+export async function findFreePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   const address = server.address();

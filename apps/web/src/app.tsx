@@ -1,6 +1,12 @@
+import { LoadingScreen } from '@/components/loading-screen';
+import { useAuth } from '@/hooks/use-auth';
+import { HomePage } from '@/pages/home-page';
 import { LandingPage } from '@/pages/landing-page';
 
-// Signed-out visitors only, for now; the signed-in views and auth state arrive with sign-in.
+/** SPEC.md section 2: a loading screen while auth state resolves, then the app or the landing page. */
 export function App() {
-  return <LandingPage />;
+  const { user, isLoading } = useAuth();
+  if (isLoading) return <LoadingScreen />;
+  if (!user) return <LandingPage />;
+  return <HomePage user={user} />;
 }

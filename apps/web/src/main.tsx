@@ -1,14 +1,19 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 
-import { App } from './app';
+import { LoadingScreen } from '@/components/loading-screen';
 import './index.css';
+
+// Two separate chunks: the hosted sign-in page must not start the app's client (which would
+// restore a session and call the API), and the app does not need the sign-in forms.
+const AuthPage = lazy(() => import('@/pages/auth/auth-page').then((module) => ({ default: module.AuthPage })));
+const App = lazy(() => import('./app').then((module) => ({ default: module.App })));
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html must contain <div id="root">');
 
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <Suspense fallback={<LoadingScreen />}>{window.location.pathname === '/auth' ? <AuthPage /> : <App />}</Suspense>
   </StrictMode>,
 );

@@ -28,7 +28,7 @@ export function registerHostedPage(app: FastifyInstance, config: ResolvedConfig,
 
 function errorPage(message: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign-in link not allowed · FieldAssist</title>
+<title>Sign-in link not allowed · FieldAssist</title><link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:15vh auto;padding:0 1.5rem;color:#0f172a}h1{font-size:1.375rem}p{color:#475569;line-height:1.5}</style></head>
 <body><h1>Sign-in link not allowed</h1><p>${escapeHtml(message)}</p><p>No sign-in took place. Open FieldAssist from its usual address and sign in there.</p></body></html>`;
 }

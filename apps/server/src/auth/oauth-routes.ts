@@ -59,10 +59,12 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: AuthContext) {
       [query.state ?? ''],
     );
     const saved = rows[0];
-    if (!saved || saved.expired) return reply.redirect(hostedPageLink(ctx, { oauth_error: 'This sign-in has expired. Please try again.' }));
+    // The hosted page shows its own text for each code (a URL must not carry words onto our page).
+    if (!saved || saved.expired) return reply.redirect(hostedPageLink(ctx, { oauth_error: 'SIGN_IN_EXPIRED' }));
     const back = { redirect_url: saved.redirect_url, mode: saved.mode, opener_origin: saved.opener_origin ?? undefined, state: saved.client_state ?? undefined, project_id: ctx.config.projectId };
     try {
-      if (query.error) throw new ApiError('VERIFICATION_FAILED', query.error === 'access_denied' ? 'Sign-in was canceled. Please try again.' : 'The sign-in provider refused the sign-in.');
+      if (query.error === 'access_denied') return reply.redirect(hostedPageLink(ctx, { ...back, oauth_error: 'POPUP_CANCELED' }));
+      if (query.error) throw new ApiError('VERIFICATION_FAILED', 'The sign-in provider refused the sign-in.');
       const provider = providers.get(saved.provider)!;
       const configuration = await provider.configuration();
       const current = new URL(callbackUrl);
@@ -79,9 +81,8 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: AuthContext) {
       const { token } = await createOneTimeToken(ctx.pool, { kind: 'oauth', email: normaliseEmail(identity.email), displayName: identity.displayName });
       return reply.redirect(hostedPageLink(ctx, { ...back, oauth_code: token }));
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : 'Sign-in with the provider failed. Please try again.';
       if (!(error instanceof ApiError)) app.log.warn({ err: error }, 'oauth callback failed');
-      return reply.redirect(hostedPageLink(ctx, { ...back, oauth_error: message }));
+      return reply.redirect(hostedPageLink(ctx, { ...back, oauth_error: error instanceof ApiError ? error.code : 'OAUTH_FAILED' }));
     }
   };
   app.get<{ Querystring: Query }>('/api/auth/oauth/callback', async (request, reply) => callback(request.query, reply));

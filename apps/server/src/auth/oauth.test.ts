@@ -93,7 +93,7 @@ describe('sign-in with a company OIDC provider', () => {
   it('refuses an email the provider has not verified', async () => {
     person = { ...person, sub: 'emp-2', email: 'unverified@example.com', email_verified: false };
     const landed = await browse(`${base}/api/auth/oauth/oidc/start?redirect_url=${encodeURIComponent(`${base}/`)}`);
-    expect(landed.searchParams.get('oauth_error')).toBe('Please verify your email address before signing in.');
+    expect(landed.searchParams.get('oauth_error')).toBe('EMAIL_NOT_VERIFIED');
     expect(landed.searchParams.get('oauth_code')).toBeNull();
   });
 
@@ -113,6 +113,6 @@ describe('sign-in with a company OIDC provider', () => {
     }
     expect((await fetch(`${base}/api/auth/oauth/github/start`, { redirect: 'manual' })).status).toBe(404);
     const forged = await fetch(`${base}/api/auth/oauth/callback?code=abc&state=forged`, { redirect: 'manual' });
-    expect(new URL(forged.headers.get('location')!).searchParams.get('oauth_error')).toBe('This sign-in has expired. Please try again.');
+    expect(new URL(forged.headers.get('location')!).searchParams.get('oauth_error')).toBe('SIGN_IN_EXPIRED');
   });
 });

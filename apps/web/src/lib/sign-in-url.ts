@@ -2,10 +2,10 @@
 export const PROJECT_ID = 'fieldassist';
 
 /**
- * Builds the link to the hosted sign-in page (SPEC.md section 2), which sends the
- * visitor back to `origin` afterwards. The real sign-in flow replaces this later.
+ * The hosted sign-in page (SPEC.md section 2), returning to the app's root afterwards:
+ * `/auth?redirect_url=<origin>/&project_id=fieldassist`, as `client.auth.login()` builds it.
  */
 export function buildSignInUrl({ origin }: { origin: string }): string {
-  const query = new URLSearchParams({ redirect_url: origin, project_id: PROJECT_ID });
+  const query = new URLSearchParams({ redirect_url: `${origin}/`, project_id: PROJECT_ID });
   return `/auth?${query.toString()}`;
 }

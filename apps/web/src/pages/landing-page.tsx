@@ -1,5 +1,6 @@
-import { Camera, LogIn, MessageSquareText, Wrench } from 'lucide-react';
+import { Camera, LogIn, MessageSquareText } from 'lucide-react';
 
+import { BrandMark } from '@/components/brand-mark';
 import { FeatureCard } from '@/components/feature-card';
 import { Button } from '@/components/ui/button';
 import { buildSignInUrl } from '@/lib/sign-in-url';
@@ -12,9 +13,7 @@ export function LandingPage() {
     <div className="flex min-h-dvh flex-col bg-linear-to-b from-primary/10 via-background to-background">
       <main className="mx-auto flex w-full max-w-4xl flex-1 flex-col justify-center px-5 py-12 sm:px-8 sm:py-20">
         <section className="flex flex-col items-center text-center">
-          <div className="mb-6 flex size-16 items-center justify-center rounded-2xl bg-primary text-primary-foreground shadow-lg shadow-primary/25">
-            <Wrench className="size-8" aria-hidden="true" />
-          </div>
+          <BrandMark size="lg" className="mb-6" />
           <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">FieldAssist</h1>
           <p className="mt-3 text-lg font-medium text-primary sm:text-xl">AI-Powered Assistant</p>
           <p className="mt-4 max-w-xl text-base leading-relaxed text-muted-foreground sm:text-lg">

@@ -81,7 +81,10 @@ export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstan
   });
 
   const signer = createTokenSigner(config.authSecret, config.projectId);
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, pool, log: (message) => app.log.info(message) });
+  // Locally the outbox prints plain text, so a sign-in link can be clicked in the terminal.
+  const mailLog = config.env === 'production' ? (message: string) => app.log.info(message) : (message: string) => console.log(message);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, pool, log: mailLog });
+  if (config.env === 'production' && !config.smtpUrl) app.log.warn('SMTP_URL is not set: emails (sign-in links included) go to the outbox and the log');
   const rules = { signupMode: config.signupMode, adminEmails: config.adminEmails };
   const auth: AuthContext = { pool, signer, mailer, rules, config };
   const callerDeps = { serviceKey: config.serviceKey, signer, pool, adminEmails: config.adminEmails };

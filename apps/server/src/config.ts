@@ -18,7 +18,7 @@ const ZEnv = z.object({
   AUTH_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   SIGNUP_MODE: z.enum(['invite', 'open']).default('invite'),
   ADMIN_EMAILS: z.string().optional(),
-  SMTP_URL: z.url().optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'an smtp:// or smtps:// URL' }).optional(),
   SMTP_FROM: z.string().default('FieldAssist <noreply@localhost>'),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),

@@ -13,8 +13,9 @@
  * so its CPU and event loop stay apart from the servers', and each request asks for a
  * random seeded user. Warm-up, then rounds that alternate app and baseline (the order flips
  * every round). Besides req/s and latency, every round records the servers' process CPU
- * time per request, which background load on the machine barely moves and which explains
- * the throughput ratio while the servers' thread is saturated. Results go to stdout and to
+ * time per request, which moves less with background load on the machine than req/s and
+ * explains the throughput ratio while the servers' thread is saturated. --profile writes
+ * V8 CPU profiles of round 1 (which the profiler slows down). Results go to stdout and to
  * bench/results/rest-<timestamp>.json. Exit code 1: an invalid run (non-2xx, errors) or a
  * throughput ratio app/baseline below the target of 0.8.
  *
@@ -95,11 +96,9 @@ async function openDatabase(): Promise<{ url: string; kind: string }> {
     const name = `fa_bench_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
+    cleanups.push(() => admin.end());
     await admin.query(`CREATE DATABASE "${name}"`);
-    cleanups.push(async () => {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    });
+    cleanups.push(() => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     return { url: url.toString(), kind: `${process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL' : 'DATABASE_URL'} (database ${name})` };
@@ -270,7 +269,7 @@ function startLoadGenerator() {
     });
 }
 
-/** A V8 CPU profile of this (the servers') thread; the load runs in a worker and is not in it. */
+/** A V8 CPU profile of this (the servers') thread; the load generator is another process. */
 async function startProfile() {
   const session = new Session();
   session.connect();

@@ -39,18 +39,17 @@ function sameSecret(a: string, b: string): boolean {
  * whose account still exists and whose session has not been signed out. The role is read
  * on every request, so a changed role applies at once.
  */
-export async function resolveCaller(request: FastifyRequest, deps: CallerDeps): Promise<Caller> {
+export function resolveCaller(request: FastifyRequest, deps: CallerDeps): Caller | Promise<Caller> {
   const header = request.headers.authorization;
   if (!header) return { kind: 'anonymous' };
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) return { kind: 'invalid', error: new ApiError('INVALID_TOKEN', 'Authorization header must be "Bearer <token>"') };
   if (sameSecret(match[1]!, deps.serviceKey)) return { kind: 'service' };
-  try {
-    return await userCaller(match[1]!, deps);
-  } catch (error) {
+  // Only a user's token needs the database (is the session still open? which role?).
+  return userCaller(match[1]!, deps).catch((error: unknown) => {
     if (error instanceof ApiError) return { kind: 'invalid', error };
     throw error;
-  }
+  });
 }
 
 async function userCaller(token: string, deps: CallerDeps): Promise<Caller> {

@@ -41,8 +41,16 @@ export function ident(name: string): Sql {
 }
 
 export function join(parts: readonly Sql[], separator: string): Sql {
-  if (parts.length === 0) return raw('');
-  return parts.slice(1).reduce((acc, part) => sql`${acc}${raw(separator)}${part}`, parts[0]!);
+  const strings: string[] = [''];
+  const values: unknown[] = [];
+  parts.forEach((part, i) => {
+    strings[strings.length - 1] += (i > 0 ? separator : '') + (part.strings[0] ?? '');
+    part.values.forEach((value, j) => {
+      values.push(value);
+      strings.push(part.strings[j + 1] ?? '');
+    });
+  });
+  return new Sql(strings, values);
 }
 
 export const empty = raw('');

@@ -19,8 +19,14 @@ function column(table: TableSchema, name: string, param: string): Column {
   return found;
 }
 
+const everyColumn = new WeakMap<TableSchema, Sql>();
+
 export function compileReturning(table: TableSchema, select: RestQuery['select']): Sql {
-  if (select === '*') return join([...table.columns.keys()].map(ident), ', ');
+  if (select === '*') {
+    let all = everyColumn.get(table);
+    if (!all) everyColumn.set(table, (all = join([...table.columns.keys()].map(ident), ', ')));
+    return all;
+  }
   return join(select.map((name) => ident(column(table, name, 'select').name)), ', ');
 }
 

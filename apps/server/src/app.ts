@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
@@ -20,15 +19,26 @@ import { ApiError } from './errors.js';
 import { createMailer } from './notify/mailer.js';
 import { registerNotifyRoutes } from './notify/routes.js';
 import { restTables } from './product/policies.js';
+import { securityHeaders } from './web/security-headers.js';
 import { registerWebApp } from './web/static.js';
+import { createAiProvider, type DownloadFile, registerAiRoutes } from './ai/index.js';
+import { chunkText } from './data/chunk.js';
+import { createExtractor } from './data/extract.js';
+import { registerDataRoutes } from './data/routes.js';
+import { registerChatRoutes } from './product/chat/routes.js';
+import { createProductEvents } from './product/events.js';
+import { startIngestionWorker } from './product/ingestion/worker.js';
+import { createFileStore, registerStorageRoutes } from './storage/index.js';
 
 export interface AppDeps {
   config: ResolvedConfig;
   pool: pg.Pool;
+  /** Fetches user-given image and audio URLs from the internet; default: public addresses only. */
+  downloadFile?: DownloadFile;
 }
 
 /** Builds the whole server: the platform API and the web app. Tests build it too. */
-export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     genReqId: () => randomUUID(),
@@ -50,21 +60,10 @@ export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstan
     parseJson(request, body as string, done); // parseAs: 'string' hands over a string
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-      },
-    },
-    // The hosted sign-in page runs in a popup that posts tokens back to its opener.
-    crossOriginOpenerPolicy: false,
+  const headers = securityHeaders();
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
   await app.register(cors, {
     origin: config.appOrigins,
@@ -89,19 +88,30 @@ export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstan
   const auth: AuthContext = { pool, signer, mailer, rules, config };
   const callerDeps = { serviceKey: config.serviceKey, signer, pool, adminEmails: config.adminEmails };
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Synchronous unless a bearer token has to be looked up: most of a small request's cost is hooks.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     const projectId = (request.params as { projectId?: string } | undefined)?.projectId;
     if (projectId !== undefined && projectId !== config.projectId) {
-      throw new ApiError('PROJECT_NOT_FOUND', `Project '${projectId.slice(0, 64)}' not found`);
+      return done(new ApiError('PROJECT_NOT_FOUND', `Project '${projectId.slice(0, 64)}' not found`));
     }
-    if (request.url.startsWith('/api/')) request.caller = await resolveCaller(request, callerDeps);
+    if (!request.url.startsWith('/api/')) return done();
+    const caller = resolveCaller(request, callerDeps);
+    if (!(caller instanceof Promise)) {
+      request.caller = caller;
+      return done();
+    }
+    caller.then((resolved) => {
+      request.caller = resolved;
+      done();
+    }, done);
   });
 
   // During a graceful shutdown the listener is already closed: keep-alive sockets end with
   // the response in flight instead of holding the process open.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!app.server.listening) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   app.get('/healthz', async (_request, reply) => {
@@ -119,6 +129,27 @@ export async function buildApp({ config, pool }: AppDeps): Promise<FastifyInstan
   registerAuthRoutes(app, auth);
   registerOAuthRoutes(app, auth);
   registerNotifyRoutes(app, { mailer, pool, config });
+
+  // Files, document text, AI and the product's chat and manual ingestion, each on its configured driver.
+  const log = (message: string) => app.log.warn(message);
+  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log });
+  const extractor = createExtractor({ concurrency: config.extractConcurrency, timeoutMs: config.extractTimeoutMs, maxMemoryMb: config.extractMaxMemoryMb });
+  const ai = createAiProvider(config, {
+    saveGeneratedFile: (bytes, contentType, path) => files.saveServerFile({ path, bytes, contentType }),
+    downloadFile,
+  });
+  const events = createProductEvents();
+  registerStorageRoutes(app, files);
+  registerDataRoutes(app, { extractor, publicUrl: config.publicUrl, readOwnFile: files.readByPublicUrl });
+  registerAiRoutes(app, { provider: ai, config });
+  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens });
+  const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkText, events, log });
+  // A manual cut off mid-extraction is picked up again by the next start (its job stays queued).
+  app.addHook('onClose', async () => {
+    const stopped = ingestion.stop();
+    await extractor.close();
+    await stopped;
+  });
 
   const hasWebApp = await registerWebApp(app, config.webDist);
   registerHostedPage(app, config, hasWebApp);

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import type { S3Options } from './storage/s3.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -32,6 +33,24 @@ const ZEnv = z.object({
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
   OIDC_NAME: z.string().default('Single sign-on'),
+  AI_BASE_URL: z.url().optional(),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().default('gpt-4.1-mini'),
+  AI_IMAGE_MODEL: z.string().default('gpt-image-1'),
+  AI_SPEECH_MODEL: z.string().default('gpt-4o-mini-tts'),
+  AI_TRANSCRIBE_MODEL: z.string().default('whisper-1'),
+  AI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  AI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(1).max(100_000).default(2000),
+  AI_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  EXTRACT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  EXTRACT_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(512),
   REST_MAX_ROWS: z.coerce.number().int().min(1).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(defaultWebDist),
@@ -61,6 +80,23 @@ export interface Config {
   /** OAuth providers with both a client id and secret; `oidc` is the company's own provider. */
   oauth: Partial<Record<OAuthProviderName, { clientId: string; clientSecret: string }>>;
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
+  /** Unset: the local provider (answers from the manuals, no network). Else any OpenAI-compatible server. */
+  aiBaseUrl?: string;
+  aiApiKey?: string;
+  aiModel: string;
+  aiImageModel: string;
+  aiSpeechModel: string;
+  aiTranscribeModel: string;
+  aiTimeoutMs: number;
+  /** The default and the ceiling of a call's output tokens (SPEC.md: 2000). */
+  aiMaxOutputTokens: number;
+  aiRateLimitPerMinute: number;
+  /** Set (S3_BUCKET): stored files go to that bucket instead of DATA_DIR/storage. */
+  s3?: S3Options;
+  /** Document extraction: worker threads at once, and each job's time and heap limits. */
+  extractConcurrency: number;
+  extractTimeoutMs: number;
+  extractMaxMemoryMb: number;
   restMaxRows: number;
   logLevel: string;
   webDist: string;
@@ -114,6 +150,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oidc: e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
       ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }
       : undefined,
+    aiBaseUrl: e.AI_BASE_URL,
+    aiApiKey: e.AI_API_KEY,
+    aiModel: e.AI_MODEL,
+    aiImageModel: e.AI_IMAGE_MODEL,
+    aiSpeechModel: e.AI_SPEECH_MODEL,
+    aiTranscribeModel: e.AI_TRANSCRIBE_MODEL,
+    aiTimeoutMs: e.AI_TIMEOUT_MS,
+    aiMaxOutputTokens: e.AI_MAX_OUTPUT_TOKENS,
+    aiRateLimitPerMinute: e.AI_RATE_LIMIT_PER_MINUTE,
+    s3: e.S3_BUCKET
+      ? {
+          endpoint: e.S3_ENDPOINT, bucket: e.S3_BUCKET, region: e.S3_REGION, forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        }
+      : undefined,
+    extractConcurrency: e.EXTRACT_CONCURRENCY,
+    extractTimeoutMs: e.EXTRACT_TIMEOUT_MS,
+    extractMaxMemoryMb: e.EXTRACT_MAX_MEMORY_MB,
     restMaxRows: e.REST_MAX_ROWS,
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST),

@@ -1,3 +1,5 @@
+import { createAi } from './ai/index.js';
+import type { AiClient } from './ai/types.js';
 import type { AuthClient } from './auth/auth-client.js';
 import { createAuth } from './auth/index.js';
 import type { AuthOptions } from './auth/types.js';
@@ -30,6 +32,7 @@ export interface FieldAssistClient<Tables = UntypedTables> {
   readonly projectId: string;
   readonly auth: AuthClient;
   readonly db: DbClient<Tables>;
+  readonly ai: AiClient;
 }
 
 function isBrowser(): boolean {
@@ -57,13 +60,18 @@ export function createClient<Tables = UntypedTables>(options: ClientOptions): Fi
   }
   const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const auth = createAuth({ projectId: options.projectId, baseUrl: options.baseUrl, fetch: fetchImpl, auth: options.auth });
-  const http = createHttpCore({
-    baseUrl: options.baseUrl,
+  const credentials = {
     secretKey: options.secretKey,
     fetch: fetchImpl,
     getAccessToken: options.getAccessToken ?? (() => auth.getValidToken()),
     // PLATFORM_API.md §1.6: a 401 on a request sent with the user's token → refresh once, retry once.
     refreshAccessToken: options.getAccessToken ? undefined : () => auth.forceRefresh(),
-  });
-  return { projectId: options.projectId, auth, db: createDb<Tables>(http, options.projectId) };
+  };
+  const http = createHttpCore({ baseUrl: options.baseUrl, ...credentials });
+  return {
+    projectId: options.projectId,
+    auth,
+    db: createDb<Tables>(http, options.projectId),
+    ai: createAi({ http, projectId: options.projectId, ...credentials }),
+  };
 }

@@ -17,6 +17,28 @@ export { AUTH_ERROR_MESSAGES, GENERIC_AUTH_MESSAGE } from './auth/error-codes.js
 export type { AuthErrorCode } from './auth/error-codes.js';
 export type { AuthClient } from './auth/auth-client.js';
 export type {
+  AiClient,
+  AiContentPart,
+  AiMessage,
+  AiUsage,
+  ChatHandlers,
+  ChatRequest,
+  ChatResponse,
+  ChatSource,
+  ImageGenerationOptions,
+  ImageGenerationResponse,
+  ImageModificationOptions,
+  ObjectGenerationOptions,
+  ObjectGenerationResponse,
+  SpeechFormat,
+  SpeechGenerationOptions,
+  SpeechGenerationResponse,
+  TextGenerationOptions,
+  TextGenerationResponse,
+  TranscriptionOptions,
+  TranscriptionResponse,
+} from './ai/types.js';
+export type {
   AuthOptions,
   AuthProvider,
   AuthState,

@@ -150,6 +150,15 @@ async function asService(method: 'GET' | 'POST' | 'DELETE', path: string, payloa
   return res.json() as Row[];
 }
 
+// The ingestion worker writes these on its own while the test runs (the files here do not exist).
+const serverWritten = ['processing_status', 'processing_error', 'page_count'];
+
+/** The rows a caller's request might change, without the columns the server itself keeps writing. */
+async function snapshot(table: string) {
+  const rows = await asService('GET', `${table}?order=id`);
+  return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !serverWritten.includes(column))));
+}
+
 async function flushTags() {
   while (pendingTags.length) await asService('POST', 'tags', { id: pendingTags.pop(), name: 'link tag' });
 }
@@ -198,7 +207,7 @@ describe.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     async (_a, _w, _o, outcome, { action, who, own }) => {
       const row = await prepareRow(c, who, own);
       const rowId = String(row.id);
-      const before = await asService('GET', `${c.table}?order=id`);
+      const before = await snapshot(c.table);
       const headers = who === 'anonymous' ? {} : users[who]!.headers;
       const caller = who === 'anonymous' ? other : users[who]!;
       await flushTags();
@@ -236,7 +245,7 @@ describe.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
       }
       // A refusal leaks no row (a 404 repeats only the id the caller sent) and changes nothing.
       if (outcome !== 'hidden') expect(res.body).not.toContain(rowId);
-      expect(await asService('GET', `${c.table}?order=id`)).toEqual(before);
+      expect(await snapshot(c.table)).toEqual(before);
     },
   );
 });

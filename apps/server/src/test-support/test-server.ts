@@ -1,6 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { buildApp } from '../app.js';
+import { type AppDeps, buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { createTestDatabase } from './test-database.js';
 
@@ -8,10 +11,16 @@ export const TEST_SERVICE_KEY = 'blnk_sk_test_service_key_for_tests_only_0123456
 export const TEST_AUTH_SECRET = 'test-auth-secret-for-tests-only-0123456789abcdef';
 
 /** The real app on the calling file's own database, for `app.inject()`. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<{ app: FastifyInstance; projectId: string; serviceKey: string; pool: pg.Pool }> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  deps: Pick<AppDeps, 'downloadFile'> = {},
+): Promise<{ app: FastifyInstance; projectId: string; serviceKey: string; pool: pg.Pool }> {
   const { url, pool } = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, WEB_DIST: '/nonexistent', ...env });
-  const app = await buildApp({ config: { ...config, serviceKey: TEST_SERVICE_KEY, authSecret: TEST_AUTH_SECRET }, pool });
+  // Stored files go to a folder of this app's own, removed when it closes.
+  const dataDir = env.DATA_DIR ? undefined : await mkdtemp(join(tmpdir(), 'fieldassist-test-'));
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, WEB_DIST: '/nonexistent', DATA_DIR: dataDir, ...env });
+  const app = await buildApp({ config: { ...config, serviceKey: TEST_SERVICE_KEY, authSecret: TEST_AUTH_SECRET }, pool, ...deps });
+  if (dataDir) app.addHook('onClose', () => rm(dataDir, { recursive: true, force: true }));
   return { app, projectId: config.projectId, serviceKey: TEST_SERVICE_KEY, pool };
 }
 

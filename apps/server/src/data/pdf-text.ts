@@ -1,0 +1,81 @@
+import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
+import { ApiError } from '../errors.js';
+import type { PageText } from './chunk.js';
+import { cleanText } from './text-decode.js';
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+const unreadable = () => new ApiError('UNREADABLE_DOCUMENT', 'The file could not be read as a PDF');
+// A scan is recognised from the first pages only: listing a page's operators decodes its images.
+const pagesCheckedForImages = 3;
+
+async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
+  try {
+    return await getDocumentProxy(bytes, {
+      // CVE-2024-4367: pdf.js must not compile font code with eval/new Function.
+      isEvalSupported: false,
+      verbosity: 0,
+      disableFontFace: true,
+    });
+  } catch (error) {
+    if ((error as { name?: string }).name === 'PasswordException') throw new ApiError('DOCUMENT_ENCRYPTED', 'This PDF is password-protected');
+    throw unreadable();
+  }
+}
+
+async function pageText(pdf: PdfDocument, pageNumber: number): Promise<string> {
+  const page = await pdf.getPage(pageNumber);
+  try {
+    const content = await page.getTextContent();
+    const parts: string[] = [];
+    for (const item of content.items) if ('str' in item) parts.push(item.str, item.hasEOL ? '\n' : '');
+    return cleanText(parts.join(''));
+  } finally {
+    page.cleanup();
+  }
+}
+
+async function hasImages(pdf: PdfDocument): Promise<boolean> {
+  const { OPS } = await getResolvedPDFJS();
+  const imageOps = new Set<number>([
+    OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat,
+    OPS.paintImageMaskXObjectRepeat, OPS.paintImageMaskXObjectGroup, OPS.paintInlineImageXObjectGroup, OPS.paintSolidColorImageMask,
+  ]);
+  for (let n = 1; n <= Math.min(pdf.numPages, pagesCheckedForImages); n++) {
+    const page = await pdf.getPage(n);
+    const operators = await page.getOperatorList();
+    page.cleanup();
+    if (operators.fnArray.some((op) => imageOps.has(op))) return true;
+  }
+  return false;
+}
+
+/**
+ * Reads a PDF page by page with pdf.js (through unpdf) and hands each page's text to `emit`
+ * as soon as it is read, so a long manual is never held as one string. Pages without text
+ * are skipped. Throws DOCUMENT_ENCRYPTED, UNREADABLE_DOCUMENT, NO_TEXT_LAYER (pages but
+ * only images) or EMPTY_DOCUMENT ('PDF content is empty').
+ */
+export async function readPdfPages(bytes: Uint8Array, emit: (page: PageText) => void): Promise<void> {
+  const pdf = await openPdf(bytes);
+  try {
+    let emitted = 0;
+    let failed = 0;
+    for (let n = 1; n <= pdf.numPages; n++) {
+      // One damaged page should not cost the manual its other pages.
+      const text = await pageText(pdf, n).catch(() => (failed++, ''));
+      if (text) {
+        emit({ page: n, text });
+        emitted++;
+      }
+    }
+    if (emitted > 0) return;
+    if (pdf.numPages > 0 && failed === pdf.numPages) throw unreadable();
+    if (await hasImages(pdf).catch(() => false)) {
+      throw new ApiError('NO_TEXT_LAYER', 'This PDF has no text layer (scanned images); it cannot be searched');
+    }
+    throw new ApiError('EMPTY_DOCUMENT', 'PDF content is empty');
+  } finally {
+    await pdf.destroy();
+  }
+}

@@ -1,0 +1,12 @@
+import { EventEmitter } from 'node:events';
+
+/** What product services announce; the realtime module relays it to the right channels. */
+export interface ProductEvents {
+  'manual.status': [{ manualId: string; status: 'pending' | 'processing' | 'ready' | 'failed'; error: string | null; pageCount: number | null }];
+}
+
+export type ProductEventBus = EventEmitter<ProductEvents>;
+
+export function createProductEvents(): ProductEventBus {
+  return new EventEmitter<ProductEvents>();
+}

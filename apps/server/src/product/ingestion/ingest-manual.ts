@@ -1,0 +1,75 @@
+import type pg from 'pg';
+import type { chunkText } from '../../data/chunk.js';
+import type { ExtractDocument } from '../../data/extract.js';
+import { transaction } from '../../db/rest/service.js';
+import { ApiError } from '../../errors.js';
+import type { ProductEventBus } from '../events.js';
+import { type ClaimedJob, completeJob, failJob } from './queue.js';
+
+export interface ManualFiles {
+  readByPublicUrl(url: string): Promise<{ bytes: Buffer; contentType: string; fileName: string } | undefined>;
+  removeByPublicUrl(url: string): Promise<unknown>;
+}
+
+export interface IngestionDeps {
+  pool: pg.Pool;
+  files: ManualFiles;
+  extract: ExtractDocument;
+  chunk: typeof chunkText;
+  events: ProductEventBus;
+  log: (message: string) => void;
+}
+
+type Status = 'pending' | 'processing' | 'ready' | 'failed';
+
+async function setStatus(deps: IngestionDeps, manualId: string, status: Status, extra: { error?: string | null; pageCount?: number | null } = {}) {
+  await deps.pool.query('UPDATE manuals SET processing_status = $2, processing_error = $3, page_count = COALESCE($4, page_count) WHERE id = $1', [
+    manualId, status, extra.error ?? null, extra.pageCount ?? null,
+  ]);
+  deps.events.emit('manual.status', { manualId, status, error: extra.error ?? null, pageCount: extra.pageCount ?? null });
+}
+
+/**
+ * Turns a manual's file into manualContent chunks (page by page, about 1,000 characters each)
+ * indexed for full-text search. The chunks replace any earlier ones and the job is marked
+ * done in one transaction, and only while this worker still holds the lease: a job run twice
+ * (a server killed mid-way) still leaves exactly one set of chunks.
+ */
+export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerId: string): Promise<void> {
+  const { rows } = await deps.pool.query<{ id: string; file_url: string; file_name: string; file_type: string | null }>(
+    'SELECT id, file_url, file_name, file_type FROM manuals WHERE id = $1',
+    [job.manualId],
+  );
+  const manual = rows[0];
+  if (!manual) return; // deleted meanwhile: its job went with it
+  try {
+    await setStatus(deps, manual.id, 'processing');
+    const file = await deps.files.readByPublicUrl(manual.file_url);
+    if (!file) throw new ApiError('NOT_FOUND', "The manual's file could not be found");
+    const { pages } = await deps.extract({ bytes: file.bytes, fileName: manual.file_name || file.fileName, contentType: file.contentType });
+    const chunks = deps.chunk(pages);
+    const stored = await transaction(deps.pool, async (client) => {
+      if (!(await completeJob(client, job, workerId))) throw new LeaseLost();
+      await client.query('DELETE FROM manual_content WHERE manual_id = $1', [manual.id]);
+      await client.query(
+        `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number)
+         SELECT $1 || '_' || n, $1, text, n, page FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS c(text, page, n)`,
+        [manual.id, chunks.map((c) => c.text), chunks.map((c) => c.page)],
+      );
+      await client.query("UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2 WHERE id = $1", [manual.id, pages.length]);
+      return chunks.length;
+    });
+    deps.events.emit('manual.status', { manualId: manual.id, status: 'ready', error: null, pageCount: pages.length });
+    deps.log(`ingested manual ${manual.id}: ${pages.length} pages, ${stored} chunks`);
+  } catch (error) {
+    if (error instanceof LeaseLost) return; // another worker owns the job now
+    // A file that cannot be read will not read better later; anything else is retried.
+    const permanent = error instanceof ApiError && error.status < 500;
+    const reason = error instanceof ApiError ? error.message : 'Content extraction failed';
+    if (!(error instanceof ApiError)) deps.log(`ingestion of manual ${manual.id} failed: ${(error as Error).stack ?? error}`);
+    const outcome = await failJob(deps.pool, job, workerId, reason, permanent);
+    await setStatus(deps, manual.id, outcome === 'failed' ? 'failed' : 'pending', { error: outcome === 'failed' ? reason : null });
+  }
+}
+
+class LeaseLost extends Error {}

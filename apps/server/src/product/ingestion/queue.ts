@@ -1,0 +1,65 @@
+import type pg from 'pg';
+
+export interface ClaimedJob {
+  id: number;
+  manualId: string;
+  attempts: number;
+}
+
+export const MAX_ATTEMPTS = 5;
+
+/**
+ * Claims the next job that is due, or whose worker's lease lapsed (its server died), with
+ * FOR UPDATE SKIP LOCKED so any number of workers on any number of instances share the queue.
+ */
+export async function claimJob(pool: pg.Pool, workerId: string, leaseSeconds: number): Promise<ClaimedJob | undefined> {
+  const { rows } = await pool.query<{ id: string; manual_id: string; attempts: number }>(
+    `UPDATE ingestion_jobs j
+     SET status = 'running', attempts = attempts + 1, locked_by = $1, locked_until = now() + make_interval(secs => $2), updated_at = now()
+     WHERE j.id = (
+       SELECT id FROM ingestion_jobs
+       WHERE (status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now())
+       ORDER BY run_after, id
+       FOR UPDATE SKIP LOCKED
+       LIMIT 1)
+     RETURNING j.id, j.manual_id, j.attempts`,
+    [workerId, leaseSeconds],
+  );
+  const row = rows[0];
+  return row && { id: Number(row.id), manualId: row.manual_id, attempts: row.attempts };
+}
+
+/** Extends a running job's lease; false when another worker has taken it over. */
+export async function renewLease(pool: pg.Pool, job: ClaimedJob, workerId: string, leaseSeconds: number): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `UPDATE ingestion_jobs SET locked_until = now() + make_interval(secs => $3) WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
+    [job.id, workerId, leaseSeconds],
+  );
+  return Boolean(rowCount);
+}
+
+/** Marks the job done inside the caller's transaction; false when the lease was lost (roll back). */
+export async function completeJob(client: pg.PoolClient, job: ClaimedJob, workerId: string): Promise<boolean> {
+  const { rowCount } = await client.query(
+    `UPDATE ingestion_jobs SET status = 'done', locked_by = NULL, locked_until = NULL, last_error = NULL, updated_at = now()
+     WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
+    [job.id, workerId],
+  );
+  return Boolean(rowCount);
+}
+
+/**
+ * Records a failure: retried later with exponential back-off (10 s, 20 s, 40 s, ...), or failed
+ * for good when the file itself is the problem or the attempts are spent.
+ */
+export async function failJob(pool: pg.Pool, job: ClaimedJob, workerId: string, reason: string, permanent: boolean): Promise<'retry' | 'failed'> {
+  const outcome = permanent || job.attempts >= MAX_ATTEMPTS ? 'failed' : 'retry';
+  await pool.query(
+    `UPDATE ingestion_jobs
+     SET status = $3, last_error = $4, locked_by = NULL, locked_until = NULL, updated_at = now(),
+         run_after = now() + make_interval(secs => 10 * power(2, attempts - 1))
+     WHERE id = $1 AND locked_by = $2`,
+    [job.id, workerId, outcome === 'failed' ? 'failed' : 'queued', reason],
+  );
+  return outcome;
+}

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type pg from 'pg';
+import { type IngestionDeps, ingestManual } from './ingest-manual.js';
+import { claimJob, renewLease } from './queue.js';
+
+export interface WorkerOptions {
+  leaseSeconds?: number;
+  pollMs?: number;
+}
+
+/**
+ * The in-process ingestion worker: works through the job table one manual at a time (the
+ * extraction itself runs in worker threads), wakes at once on NOTIFY and polls as a fallback,
+ * renews its lease while it works, and removes the files of deleted manuals.
+ */
+export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, pollMs = 2000 }: WorkerOptions = {}) {
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  let running = true;
+  let wake: () => void = () => undefined;
+  let listener: pg.PoolClient | undefined;
+
+  const listen = async () => {
+    try {
+      listener = await deps.pool.connect();
+      listener.on('notification', () => wake());
+      listener.on('error', () => {
+        listener?.release(true);
+        listener = undefined; // polling carries on; the next loop listens again
+      });
+      await listener.query('LISTEN ingestion');
+    } catch {
+      listener = undefined;
+    }
+  };
+
+  const sleep = () => new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, pollMs);
+    wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+
+  const loop = (async () => {
+    while (running) {
+      try {
+        if (!listener) await listen();
+        await collectGarbage(deps);
+        const job = await claimJob(deps.pool, workerId, leaseSeconds);
+        if (!job) {
+          await sleep();
+          continue;
+        }
+        const heartbeat = setInterval(() => void renewLease(deps.pool, job, workerId, leaseSeconds).catch(() => undefined), (leaseSeconds * 1000) / 3);
+        try {
+          await ingestManual(deps, job, workerId);
+        } finally {
+          clearInterval(heartbeat);
+        }
+      } catch (error) {
+        // The database went away (restart, network): wait and try again.
+        deps.log(`ingestion worker: ${(error as Error).message}`);
+        await sleep();
+      }
+    }
+  })();
+
+  return {
+    workerId,
+    wake: () => wake(),
+    async stop() {
+      running = false;
+      wake();
+      await loop;
+      listener?.release();
+    },
+  };
+}
+
+async function collectGarbage(deps: IngestionDeps) {
+  const { rows } = await deps.pool.query<{ file_url: string }>('SELECT file_url FROM storage_garbage LIMIT 20');
+  for (const { file_url: url } of rows) {
+    try {
+      await deps.files.removeByPublicUrl(url); // removing twice (two workers) is harmless
+      await deps.pool.query('DELETE FROM storage_garbage WHERE file_url = $1', [url]);
+    } catch (error) {
+      deps.log(`could not remove ${url} yet: ${(error as Error).message}`); // kept for the next round
+    }
+  }
+}

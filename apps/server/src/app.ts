@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import rateLimit from '@fastify/rate-limit';
-import { resolveCaller } from './auth/caller.js';
+import { callerFromToken, resolveCaller } from './auth/caller.js';
 import type { AuthContext } from './auth/context.js';
 import { registerHostedPage } from './auth/hosted-page.js';
 import { registerOAuthRoutes } from './auth/oauth-routes.js';
@@ -29,6 +29,7 @@ import { registerChatRoutes } from './product/chat/routes.js';
 import { createProductEvents } from './product/events.js';
 import { startIngestionWorker } from './product/ingestion/worker.js';
 import { createFileStore, registerStorageRoutes } from './storage/index.js';
+import { createRealtimeHub, MANUALS_CHANNEL, registerRealtimeRoutes } from './realtime/index.js';
 
 export interface AppDeps {
   config: ResolvedConfig;
@@ -143,12 +144,17 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerDataRoutes(app, { extractor, publicUrl: config.publicUrl, readOwnFile: files.readByPublicUrl });
   registerAiRoutes(app, { provider: ai, config });
   registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens });
+  const hub = createRealtimeHub();
+  await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
+  // Every open library view sees a manual's processing status change as it happens.
+  events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => log(`realtime: ${error.message}`)));
   const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkText, events, log });
   // A manual cut off mid-extraction is picked up again by the next start (its job stays queued).
   app.addHook('onClose', async () => {
     const stopped = ingestion.stop();
     await extractor.close();
     await stopped;
+    await hub.close();
   });
 
   const hasWebApp = await registerWebApp(app, config.webDist);

@@ -44,9 +44,14 @@ export function resolveCaller(request: FastifyRequest, deps: CallerDeps): Caller
   if (!header) return { kind: 'anonymous' };
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) return { kind: 'invalid', error: new ApiError('INVALID_TOKEN', 'Authorization header must be "Bearer <token>"') };
-  if (sameSecret(match[1]!, deps.serviceKey)) return { kind: 'service' };
+  return callerFromToken(match[1]!, deps);
+}
+
+/** The caller a bearer token names (the service key or a user's access token), as for HTTP. */
+export function callerFromToken(token: string, deps: CallerDeps): Caller | Promise<Caller> {
+  if (sameSecret(token, deps.serviceKey)) return { kind: 'service' };
   // Only a user's token needs the database (is the session still open? which role?).
-  return userCaller(match[1]!, deps).catch((error: unknown) => {
+  return userCaller(token, deps).catch((error: unknown) => {
     if (error instanceof ApiError) return { kind: 'invalid', error };
     throw error;
   });

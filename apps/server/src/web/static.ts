@@ -15,6 +15,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
   await app.register(fastifyStatic, {
     root: webDist,
     wildcard: false,
+    // `/` belongs to the realtime WebSocket route, which hands plain page loads to the SPA fallback.
+    index: false,
     setHeaders(res, path) {
       const hashed = path.startsWith(join(webDist, 'assets'));
       res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import type { Caller } from '../auth/caller.js';
+import { ApiError } from '../errors.js';
+import { authorizeChannel } from './channels.js';
+import { compareIds, type HubEvent, type RealtimeHub } from './hub.js';
+
+export interface SocketDeps {
+  hub: RealtimeHub;
+  /** The caller an access token (or the service key) names, as for HTTP. */
+  authenticate: (token: string) => Promise<Caller>;
+}
+
+/** Clients ping every 25 s (PLATFORM_API.md 8.4); a socket silent for this long is gone. */
+const IDLE_MS = 75_000;
+/** A client that reads slower than we write is cut off rather than buffered without end. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+const CATCH_UP_LIMIT = 500;
+
+type Frame = { type: string; payload: Record<string, unknown> };
+
+/**
+ * One WebSocket connection speaking PLATFORM_API.md section 8: subscribe, unsubscribe, publish,
+ * ping, and (ours) auth. The caller comes from `?access_token=` or a first `auth` frame; a
+ * subscribe with `lastId` first receives the messages it missed, then live ones, with no gap.
+ */
+export function serveSocket(socket: WebSocket, accessToken: string | undefined, deps: SocketDeps) {
+  const connectionId = randomBytes(8).toString('hex');
+  let caller: Caller = { kind: 'anonymous' };
+  const ready = accessToken ? authenticate(accessToken) : Promise.resolve();
+  const subscriptions = new Map<string, () => Promise<void>>();
+  let idle = setTimeout(() => socket.terminate(), IDLE_MS);
+
+  function send(type: string, payload: object) {
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) return socket.close(1013, 'Too slow: messages are arriving faster than they are read');
+    socket.send(JSON.stringify({ type, payload }));
+  }
+  const refuse = (error: unknown, channel?: unknown) => {
+    const message = error instanceof ApiError ? error.message : 'The realtime server could not do that; try again';
+    send('error', { error: message, code: error instanceof ApiError ? error.code : 'INTERNAL_ERROR', ...(typeof channel === 'string' ? { channel } : {}) });
+  };
+
+  async function authenticate(token: string) {
+    caller = await deps.authenticate(token);
+    if (caller.kind === 'invalid') throw caller.error;
+  }
+  const memberId = () => (caller.kind === 'user' ? caller.userId : 'service');
+
+  async function subscribe(payload: Record<string, unknown>) {
+    const channel = authorizeChannel(caller, payload.channel);
+    if (subscriptions.has(channel)) return send('subscribed', { channel });
+    const lastId = typeof payload.lastId === 'string' ? payload.lastId : undefined;
+    // Live messages wait while the missed ones are sent, then skip what the catch-up held.
+    let held: HubEvent[] | undefined = lastId ? [] : undefined;
+    let sentUpTo = lastId;
+    const deliver = (event: HubEvent) => {
+      if (held) return void held.push(event);
+      if (event.kind === 'presence') return send('presence', { channel, data: { users: event.users } });
+      if (sentUpTo && compareIds(event.message.id, sentUpTo) <= 0) return;
+      send('message', event.message);
+    };
+    subscriptions.set(channel, await deps.hub.listen(channel, deliver));
+    const metadata = isRecord(payload.metadata) ? payload.metadata : undefined;
+    await deps.hub.join(channel, connectionId, { userId: memberId(), metadata });
+    send('subscribed', { channel });
+    if (lastId) {
+      const { messages } = await deps.hub.history(channel, { after: lastId, limit: CATCH_UP_LIMIT });
+      for (const message of messages) send('message', message);
+      sentUpTo = messages.at(-1)?.id ?? lastId;
+      const waiting = held ?? [];
+      held = undefined;
+      waiting.forEach(deliver);
+    }
+  }
+
+  async function unsubscribe(payload: Record<string, unknown>) {
+    const channel = String(payload.channel);
+    const stop = subscriptions.get(channel);
+    subscriptions.delete(channel);
+    if (stop) await Promise.all([stop(), deps.hub.leave(channel, connectionId)]);
+    send('unsubscribed', { channel });
+  }
+
+  async function publish(payload: Record<string, unknown>) {
+    const channel = authorizeChannel(caller, payload.channel);
+    if (typeof payload.type !== 'string' || payload.type.length === 0 || payload.type.length > 128) {
+      throw new ApiError('INVALID_PARAMETER', 'type must be a string of 1 to 128 characters');
+    }
+    const metadata = isRecord(payload.metadata) ? payload.metadata : undefined;
+    const message = await deps.hub.publish({ channel, type: payload.type, data: payload.data ?? null, userId: memberId(), metadata });
+    send('published', { channel, messageId: message.id });
+  }
+
+  async function ping() {
+    await Promise.all([...subscriptions.keys()].map((channel) => deps.hub.join(channel, connectionId, { userId: memberId() })));
+    send('pong', {});
+  }
+
+  const handlers: Record<string, (payload: Record<string, unknown>) => Promise<unknown>> = {
+    auth: (payload) => authenticate(String(payload.token ?? '')).then(() => send('authenticated', { userId: memberId() })),
+    subscribe,
+    unsubscribe,
+    publish,
+    ping,
+  };
+
+  // Frames are handled one after another, in the order they came.
+  let queue: Promise<unknown> = ready.catch((error: unknown) => refuse(error));
+  socket.on('message', (raw) => {
+    clearTimeout(idle);
+    idle = setTimeout(() => socket.terminate(), IDLE_MS);
+    const frame = parseFrame(raw.toString());
+    queue = queue.then(async () => {
+      if (!frame) return refuse(new ApiError('INVALID_PARAMETER', 'Frames are JSON objects {"type", "payload"}'));
+      const handler = handlers[frame.type];
+      if (!handler) return refuse(new ApiError('INVALID_PARAMETER', `Unknown message type '${frame.type.slice(0, 32)}'`));
+      await handler(frame.payload).catch((error: unknown) => refuse(error, frame.payload.channel));
+    });
+  });
+  socket.on('close', () => {
+    clearTimeout(idle);
+    // After the frames already queued, so a subscribe in flight is undone too.
+    void queue
+      .then(() => Promise.all([...subscriptions].map(([channel, stop]) => Promise.all([stop(), deps.hub.leave(channel, connectionId)]))))
+      .catch(() => undefined);
+  });
+  send('connected', { socketId: connectionId });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseFrame(text: string): Frame | undefined {
+  try {
+    const frame = JSON.parse(text) as unknown;
+    if (!isRecord(frame) || typeof frame.type !== 'string') return undefined;
+    return { type: frame.type, payload: isRecord(frame.payload) ? frame.payload : {} };
+  } catch {
+    return undefined;
+  }
+}

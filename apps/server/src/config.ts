@@ -42,6 +42,7 @@ const ZEnv = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
   AI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(1).max(100_000).default(2000),
   AI_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' }).optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -91,6 +92,8 @@ export interface Config {
   /** The default and the ceiling of a call's output tokens (SPEC.md: 2000). */
   aiMaxOutputTokens: number;
   aiRateLimitPerMinute: number;
+  /** Set: realtime channels, presence and history are shared by every instance through this Redis. */
+  redisUrl?: string;
   /** Set (S3_BUCKET): stored files go to that bucket instead of DATA_DIR/storage. */
   s3?: S3Options;
   /** Document extraction: worker threads at once, and each job's time and heap limits. */
@@ -159,6 +162,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     aiTimeoutMs: e.AI_TIMEOUT_MS,
     aiMaxOutputTokens: e.AI_MAX_OUTPUT_TOKENS,
     aiRateLimitPerMinute: e.AI_RATE_LIMIT_PER_MINUTE,
+    redisUrl: e.REDIS_URL,
     s3: e.S3_BUCKET
       ? {
           endpoint: e.S3_ENDPOINT, bucket: e.S3_BUCKET, region: e.S3_REGION, forcePathStyle: e.S3_FORCE_PATH_STYLE,

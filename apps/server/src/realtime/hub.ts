@@ -36,7 +36,7 @@ export interface RealtimeHub {
   /** Delivers the channel's messages and presence changes to `listener` until the returned function is called. */
   listen(channel: string, listener: (event: HubEvent) => void): Promise<() => Promise<void>>;
   history(channel: string, query: HistoryQuery): Promise<{ messages: RealtimeMessage[]; hasMore: boolean }>;
-  /** Adds or refreshes one connection's membership of a channel (its lastSeen moves on). */
+  /** Adds or refreshes one connection's membership of a channel (its lastSeen moves on; metadata kept unless given). */
   join(channel: string, connectionId: string, member: { userId: string; metadata?: Record<string, unknown> }): Promise<void>;
   leave(channel: string, connectionId: string): Promise<void>;
   presence(channel: string): Promise<PresenceMember[]>;

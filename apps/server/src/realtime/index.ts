@@ -1,12 +1,13 @@
 // The realtime module (ARCHITECTURE.md): what the rest of the server uses.
 import type { RealtimeHub } from './hub.js';
 import { createMemoryHub } from './memory-hub.js';
+import { createRedisHub } from './redis-hub.js';
 
 export { registerRealtimeRoutes, type RealtimeRouteDeps } from './routes.js';
 export { MANUALS_CHANNEL, userChannel } from './channels.js';
 export type { RealtimeHub, RealtimeMessage, PresenceMember } from './hub.js';
 
 /** The configured hub: Redis pub/sub across instances when REDIS_URL is set, else in-process. */
-export function createRealtimeHub(): RealtimeHub {
-  return createMemoryHub();
+export function createRealtimeHub({ redisUrl, projectId }: { redisUrl?: string; projectId: string }): RealtimeHub {
+  return redisUrl ? createRedisHub({ url: redisUrl, prefix: `fieldassist:${projectId}:rt:` }) : createMemoryHub();
 }

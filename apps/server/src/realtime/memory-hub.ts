@@ -55,7 +55,7 @@ export function createMemoryHub(): RealtimeHub {
       const channel = channelOf(name);
       const now = Date.now();
       const existing = channel.members.get(connectionId);
-      channel.members.set(connectionId, { userId, metadata, joinedAt: existing?.joinedAt ?? now, lastSeen: now });
+      channel.members.set(connectionId, { userId, metadata: metadata ?? existing?.metadata, joinedAt: existing?.joinedAt ?? now, lastSeen: now });
       if (!existing) emit(channel, presenceEvent(name, channel));
     },
     async leave(name, connectionId) {

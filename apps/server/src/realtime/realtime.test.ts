@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIS_URL } from './test-support/redis.js';
 import { startTestServer } from '../test-support/test-server.js';
 import { signUpUser, type TestUser } from '../test-support/users.js';
 import { openSocket } from './test-support/socket-client.js';
@@ -10,11 +11,19 @@ let serviceKey: string;
 let alice: TestUser;
 let bob: TestUser;
 
+// Every test runs on the in-process hub and on the Redis hub.
+describe.each([
+  ['memory', {}],
+  ['redis', { REDIS_URL }],
+])('realtime on the %s hub', (_hub, env: Record<string, string>) => {
 beforeAll(async () => {
-  ({ app, url, serviceKey } = await startTestServer());
+  ({ app, url, serviceKey } = await startTestServer(env));
   [alice, bob] = await Promise.all([signUpUser(app, { role: 'technician' }), signUpUser(app, { role: 'viewer' })]);
 });
 afterAll(() => app?.close());
+
+// Channel names of this run: the Redis hub keeps history and presence between runs.
+const run = Date.now().toString(36);
 
 const rest = (method: 'GET' | 'POST', path: string, headers: object, payload?: object) =>
   app.inject({ method, url: `/api/realtime/fieldassist/${path}`, headers: headers as Record<string, string>, payload });
@@ -62,13 +71,13 @@ describe('the WebSocket', () => {
   it('tells subscribers who is present, once per user, and forgets a closed socket', async () => {
     const a = await openSocket(url, { access_token: alice.accessToken });
     const b = await openSocket(url, { access_token: bob.accessToken });
-    a.send('subscribe', { channel: 'presence-room' });
-    await a.next(a.ofType('subscribed', 'presence-room'));
+    a.send('subscribe', { channel: `presence-room-${run}` });
+    await a.next(a.ofType('subscribed', `presence-room-${run}`));
     const mark = a.frames.length;
-    b.send('subscribe', { channel: 'presence-room' });
+    b.send('subscribe', { channel: `presence-room-${run}` });
     const presence = await a.next((f) => f.type === 'presence' && (f.payload.data as { users: unknown[] }).users.length === 2, { from: mark });
     expect((presence.payload.data as { users: { userId: string }[] }).users.map((u) => u.userId)).toEqual([alice.id, bob.id]);
-    expect((await rest('GET', 'presence?channel=presence-room', alice.headers)).json()).toMatchObject({ channel: 'presence-room', count: 2 });
+    expect((await rest('GET', `presence?channel=presence-room-${run}`, alice.headers)).json()).toMatchObject({ channel: `presence-room-${run}`, count: 2 });
     b.close();
     await a.next((f) => f.type === 'presence' && (f.payload.data as { users: unknown[] }).users.length === 1);
     a.close();
@@ -76,18 +85,18 @@ describe('the WebSocket', () => {
 
   it('sends a reconnecting client what it missed since its last id, in order, then live messages, with no duplicate', async () => {
     const first = await openSocket(url, { access_token: alice.accessToken });
-    first.send('subscribe', { channel: 'catch-up' });
+    first.send('subscribe', { channel: `catch-up-${run}` });
     await first.next(first.ofType('subscribed'));
-    await rest('POST', 'publish', bob.headers, { channel: 'catch-up', type: 't', data: 0 });
+    await rest('POST', 'publish', bob.headers, { channel: `catch-up-${run}`, type: 't', data: 0 });
     const seen = await first.next(first.ofType('message'));
     first.close();
     await first.closed;
-    for (let i = 1; i <= 5; i++) await rest('POST', 'publish', bob.headers, { channel: 'catch-up', type: 't', data: i });
+    for (let i = 1; i <= 5; i++) await rest('POST', 'publish', bob.headers, { channel: `catch-up-${run}`, type: 't', data: i });
 
     const again = await openSocket(url, { access_token: alice.accessToken });
-    again.send('subscribe', { channel: 'catch-up', lastId: seen.payload.id });
+    again.send('subscribe', { channel: `catch-up-${run}`, lastId: seen.payload.id });
     await again.next((f) => f.type === 'message' && f.payload.data === 5);
-    await rest('POST', 'publish', bob.headers, { channel: 'catch-up', type: 't', data: 6 });
+    await rest('POST', 'publish', bob.headers, { channel: `catch-up-${run}`, type: 't', data: 6 });
     await again.next((f) => f.type === 'message' && f.payload.data === 6);
     expect(again.frames.filter((f) => f.type === 'message').map((f) => f.payload.data)).toEqual([1, 2, 3, 4, 5, 6]);
     again.close();
@@ -122,11 +131,11 @@ describe('REST publish, presence and history', () => {
 
   it('pages history with exclusive bounds, oldest first, the most recent within the limit', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 6; i++) ids.push((await rest('POST', 'publish', { authorization: `Bearer ${serviceKey}` }, { channel: 'history', type: 't', data: i })).json().messageId);
-    const page = (await rest('GET', `messages?channel=history&limit=2&start=${ids[1]}&end=${ids[5]}`, alice.headers)).json();
-    expect(page).toMatchObject({ channel: 'history', count: 2, hasMore: true });
+    for (let i = 0; i < 6; i++) ids.push((await rest('POST', 'publish', { authorization: `Bearer ${serviceKey}` }, { channel: `history-${run}`, type: 't', data: i })).json().messageId);
+    const page = (await rest('GET', `messages?channel=history-${run}&limit=2&start=${ids[1]}&end=${ids[5]}`, alice.headers)).json();
+    expect(page).toMatchObject({ channel: `history-${run}`, count: 2, hasMore: true });
     expect(page.messages.map((m: { data: number }) => m.data)).toEqual([3, 4]);
-    expect((await rest('GET', 'messages?channel=history&start=nonsense', alice.headers)).statusCode).toBe(400);
+    expect((await rest('GET', `messages?channel=history-${run}&start=nonsense`, alice.headers)).statusCode).toBe(400);
   });
 });
 
@@ -141,4 +150,5 @@ describe('the product', () => {
     expect(failed.payload).toMatchObject({ channel: 'manuals', type: 'manual.status', data: { manualId: 'manual_live', error: "The manual's file could not be found" } });
     viewer.close();
   });
+});
 });

@@ -13,9 +13,10 @@ export const TEST_AUTH_SECRET = 'test-auth-secret-for-tests-only-0123456789abcde
 /** The real app on the calling file's own database, for `app.inject()`. */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  deps: Pick<AppDeps, 'downloadFile'> = {},
+  deps: Pick<AppDeps, 'downloadFile'> & { pool?: pg.Pool } = {},
 ): Promise<{ app: FastifyInstance; projectId: string; serviceKey: string; pool: pg.Pool }> {
-  const { url, pool } = await createTestDatabase();
+  // With `deps.pool`, a second instance on the same database (as behind a load balancer).
+  const { url, pool } = deps.pool ? { url: 'postgres://shared-pool', pool: deps.pool } : await createTestDatabase();
   // Stored files go to a folder of this app's own, removed when it closes.
   const dataDir = env.DATA_DIR ? undefined : await mkdtemp(join(tmpdir(), 'fieldassist-test-'));
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, WEB_DIST: '/nonexistent', DATA_DIR: dataDir, ...env });

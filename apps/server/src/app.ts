@@ -27,6 +27,7 @@ import { createExtractor } from './data/extract.js';
 import { registerDataRoutes } from './data/routes.js';
 import { registerChatRoutes } from './product/chat/routes.js';
 import { createProductEvents } from './product/events.js';
+import { publishRowChanges } from './product/live-updates.js';
 import { startIngestionWorker } from './product/ingestion/worker.js';
 import { createFileStore, registerStorageRoutes } from './storage/index.js';
 import { createRealtimeHub, MANUALS_CHANNEL, registerRealtimeRoutes } from './realtime/index.js';
@@ -124,15 +125,16 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
     }
   });
 
+  const log = (message: string) => app.log.warn(message);
+  const hub = createRealtimeHub({ redisUrl: config.redisUrl, projectId: config.projectId });
   const schema = await loadSchema(pool, restTables);
-  registerRestRoutes(app, { pool, schema, maxRows: config.restMaxRows });
+  registerRestRoutes(app, { pool, schema, maxRows: config.restMaxRows, onWrite: (change) => publishRowChanges(hub, change, log) });
   registerRawSqlRoutes(app, pool);
   registerAuthRoutes(app, auth);
   registerOAuthRoutes(app, auth);
   registerNotifyRoutes(app, { mailer, pool, config });
 
   // Files, document text, AI and the product's chat and manual ingestion, each on its configured driver.
-  const log = (message: string) => app.log.warn(message);
   const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log });
   const extractor = createExtractor({ concurrency: config.extractConcurrency, timeoutMs: config.extractTimeoutMs, maxMemoryMb: config.extractMaxMemoryMb });
   const ai = createAiProvider(config, {
@@ -144,7 +146,6 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerDataRoutes(app, { extractor, publicUrl: config.publicUrl, readOwnFile: files.readByPublicUrl });
   registerAiRoutes(app, { provider: ai, config });
   registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens });
-  const hub = createRealtimeHub({ redisUrl: config.redisUrl, projectId: config.projectId });
   await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
   // Every open library view sees a manual's processing status change as it happens.
   events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => log(`realtime: ${error.message}`)));

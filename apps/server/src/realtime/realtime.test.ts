@@ -138,6 +138,20 @@ describe('REST publish, presence and history', () => {
 });
 
 describe('the product', () => {
+  it("tells a user's other devices that a job changed, on that user's channel", async () => {
+    const phone = await openSocket(url, { access_token: alice.accessToken });
+    phone.send('subscribe', { channel: `user:${alice.id}` });
+    await phone.next(phone.ofType('subscribed'));
+    const job = { id: `job-${Date.now()}`, user_id: alice.id, title: 'AC Unit Repair', description: 'No cooling', status: 'pending', priority: 'medium', created_at: Date.now(), updated_at: Date.now() };
+    const created = await app.inject({ method: 'POST', url: '/api/db/fieldassist/rest/v1/jobs', headers: alice.headers, payload: job });
+    expect(created.statusCode).toBe(201);
+    await phone.next((f) => f.type === 'message' && f.payload.type === 'jobs.changed' && (f.payload.data as { ids: string[] }).ids[0] === job.id);
+    const mark = phone.frames.length;
+    await app.inject({ method: 'PATCH', url: `/api/db/fieldassist/rest/v1/jobs?id=eq.${job.id}`, headers: alice.headers, payload: { status: 'completed', updated_at: Date.now() } });
+    expect((await phone.next(phone.ofType('message'), { from: mark })).payload).toMatchObject({ channel: `user:${alice.id}`, data: { ids: [job.id] } });
+    phone.close();
+  });
+
   it("pushes a manual's processing status to the manuals channel as it changes", async () => {
     const viewer = await openSocket(url, { access_token: bob.accessToken });
     viewer.send('subscribe', { channel: 'manuals' });

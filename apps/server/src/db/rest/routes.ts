@@ -31,12 +31,17 @@ export function registerRestRoutes(app: FastifyInstance, ctx: RestContext) {
     return rows;
   });
 
+  const written = (table: string, rows: Record<string, unknown>[]) => {
+    if (rows.length) ctx.onWrite?.({ table, rows });
+    return rows;
+  };
+
   app.post<{ Params: Params }>(url, async (request, reply) => {
     reply.status(201);
-    return insertRows(ctx, { ...callOf(request), body: request.body });
+    return written(request.params.table, await insertRows(ctx, { ...callOf(request), body: request.body }));
   });
 
-  app.patch<{ Params: Params }>(url, async (request) => updateRows(ctx, { ...callOf(request), body: request.body }));
+  app.patch<{ Params: Params }>(url, async (request) => written(request.params.table, await updateRows(ctx, { ...callOf(request), body: request.body })));
 
-  app.delete<{ Params: Params }>(url, async (request) => deleteRows(ctx, callOf(request)));
+  app.delete<{ Params: Params }>(url, async (request) => written(request.params.table, await deleteRows(ctx, callOf(request))));
 }

@@ -16,6 +16,8 @@ export interface RestContext {
   pool: pg.Pool;
   schema: Schema;
   maxRows: number;
+  /** Told of every committed write with the rows it affected (the product pushes live updates). */
+  onWrite?: (change: { table: string; rows: Record<string, unknown>[] }) => void;
 }
 
 interface RestCall {

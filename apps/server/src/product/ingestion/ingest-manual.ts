@@ -4,7 +4,7 @@ import type { ExtractDocument } from '../../data/extract.js';
 import { transaction } from '../../db/rest/service.js';
 import { ApiError } from '../../errors.js';
 import type { ProductEventBus } from '../events.js';
-import { type ClaimedJob, completeJob, failJob } from './queue.js';
+import { type ClaimedJob, completeJob, failJob, releaseJob } from './queue.js';
 
 export interface ManualFiles {
   readByPublicUrl(url: string): Promise<{ bytes: Buffer; contentType: string; fileName: string } | undefined>;
@@ -29,21 +29,34 @@ async function setStatus(deps: IngestionDeps, manualId: string, status: Status, 
   deps.events.emit('manual.status', { manualId, status, error: extra.error ?? null, pageCount: extra.pageCount ?? null });
 }
 
+/** Marks the manual as being processed, only while this worker holds its job; false when it does not. */
+async function startProcessing(deps: IngestionDeps, job: ClaimedJob, workerId: string): Promise<boolean> {
+  const { rowCount } = await deps.pool.query(
+    `UPDATE manuals SET processing_status = 'processing', processing_error = NULL
+     WHERE id = $1 AND EXISTS (SELECT 1 FROM ingestion_jobs WHERE id = $2 AND locked_by = $3 AND status = 'running')`,
+    [job.manualId, job.id, workerId],
+  );
+  if (rowCount) deps.events.emit('manual.status', { manualId: job.manualId, status: 'processing', error: null, pageCount: null });
+  return Boolean(rowCount);
+}
+
 /**
  * Turns a manual's file into manualContent chunks (page by page, about 1,000 characters each)
  * indexed for full-text search. The chunks replace any earlier ones and the job is marked
  * done in one transaction, and only while this worker still holds the lease: a job run twice
- * (a server killed mid-way) still leaves exactly one set of chunks.
+ * (a server killed mid-way) still leaves exactly one set of chunks, and a worker that lost its
+ * lease changes nothing. With `stopping` aborted (server shutdown), a cut-off job is handed back
+ * for the next worker without counting as a failed attempt.
  */
-export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerId: string): Promise<void> {
+export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerId: string, stopping?: AbortSignal): Promise<void> {
   const { rows } = await deps.pool.query<{ id: string; file_url: string; file_name: string; file_type: string | null }>(
     'SELECT id, file_url, file_name, file_type FROM manuals WHERE id = $1',
     [job.manualId],
   );
   const manual = rows[0];
   if (!manual) return; // deleted meanwhile: its job went with it
+  if (!(await startProcessing(deps, job, workerId))) return;
   try {
-    await setStatus(deps, manual.id, 'processing');
     const file = await deps.files.readByPublicUrl(manual.file_url);
     if (!file) throw new ApiError('NOT_FOUND', "The manual's file could not be found");
     const { pages } = await deps.extract({ bytes: file.bytes, fileName: manual.file_name || file.fileName, contentType: file.contentType });
@@ -51,10 +64,11 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
     const stored = await transaction(deps.pool, async (client) => {
       if (!(await completeJob(client, job, workerId))) throw new LeaseLost();
       await client.query('DELETE FROM manual_content WHERE manual_id = $1', [manual.id]);
+      // chunk_index counts from 0, as chunkText numbers the chunks (SPEC.md: chunkIndex 0).
       await client.query(
         `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number)
-         SELECT $1 || '_' || n, $1, text, n, page FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS c(text, page, n)`,
-        [manual.id, chunks.map((c) => c.text), chunks.map((c) => c.page)],
+         SELECT $1 || '_' || n, $1, text, n, page FROM unnest($2::text[], $3::int[], $4::int[]) AS c(text, page, n)`,
+        [manual.id, chunks.map((c) => c.text), chunks.map((c) => c.page), chunks.map((c) => c.index)],
       );
       await client.query("UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2 WHERE id = $1", [manual.id, pages.length]);
       return chunks.length;
@@ -63,11 +77,16 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
     deps.log(`ingested manual ${manual.id}: ${pages.length} pages, ${stored} chunks`);
   } catch (error) {
     if (error instanceof LeaseLost) return; // another worker owns the job now
+    if (stopping?.aborted) {
+      if (await releaseJob(deps.pool, job, workerId)) await setStatus(deps, manual.id, 'pending');
+      return;
+    }
     // A file that cannot be read will not read better later; anything else is retried.
     const permanent = error instanceof ApiError && error.status < 500;
     const reason = error instanceof ApiError ? error.message : 'Content extraction failed';
     if (!(error instanceof ApiError)) deps.log(`ingestion of manual ${manual.id} failed: ${(error as Error).stack ?? error}`);
     const outcome = await failJob(deps.pool, job, workerId, reason, permanent);
+    if (outcome === 'lost') return;
     await setStatus(deps, manual.id, outcome === 'failed' ? 'failed' : 'pending', { error: outcome === 'failed' ? reason : null });
   }
 }

@@ -50,16 +50,31 @@ export async function completeJob(client: pg.PoolClient, job: ClaimedJob, worker
 
 /**
  * Records a failure: retried later with exponential back-off (10 s, 20 s, 40 s, ...), or failed
- * for good when the file itself is the problem or the attempts are spent.
+ * for good when the file itself is the problem or the attempts are spent. 'lost' when another
+ * worker has taken the job over meanwhile: nothing is recorded, the job is theirs.
  */
-export async function failJob(pool: pg.Pool, job: ClaimedJob, workerId: string, reason: string, permanent: boolean): Promise<'retry' | 'failed'> {
+export async function failJob(pool: pg.Pool, job: ClaimedJob, workerId: string, reason: string, permanent: boolean): Promise<'retry' | 'failed' | 'lost'> {
   const outcome = permanent || job.attempts >= MAX_ATTEMPTS ? 'failed' : 'retry';
-  await pool.query(
+  const { rowCount } = await pool.query(
     `UPDATE ingestion_jobs
      SET status = $3, last_error = $4, locked_by = NULL, locked_until = NULL, updated_at = now(),
          run_after = now() + make_interval(secs => 10 * power(2, attempts - 1))
-     WHERE id = $1 AND locked_by = $2`,
+     WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
     [job.id, workerId, outcome === 'failed' ? 'failed' : 'queued', reason],
   );
-  return outcome;
+  return rowCount ? outcome : 'lost';
+}
+
+/**
+ * Hands a job back at once, without counting the attempt: its worker is shutting down, and
+ * the next worker to look (this server's next start, or another instance) takes it.
+ */
+export async function releaseJob(pool: pg.Pool, job: ClaimedJob, workerId: string): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `UPDATE ingestion_jobs
+     SET status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = NULL, locked_until = NULL, run_after = now(), updated_at = now()
+     WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
+    [job.id, workerId],
+  );
+  return Boolean(rowCount);
 }

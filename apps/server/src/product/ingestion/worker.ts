@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type pg from 'pg';
 import { type IngestionDeps, ingestManual } from './ingest-manual.js';
 import { claimJob, renewLease } from './queue.js';
 
@@ -17,20 +16,30 @@ export interface WorkerOptions {
 export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, pollMs = 2000 }: WorkerOptions = {}) {
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   let running = true;
+  const stopping = new AbortController();
   let wake: () => void = () => undefined;
-  let listener: pg.PoolClient | undefined;
+  let listener: { drop: () => void } | undefined;
 
   const listen = async () => {
+    const client = await deps.pool.connect().catch(() => undefined);
+    if (!client) return;
+    let dropped = false;
+    // Each connection is given back once, destroyed (it still LISTENs); the error handler stays
+    // attached for good, so an error after that (the database going away) is never unhandled.
+    const drop = () => {
+      if (dropped) return;
+      dropped = true;
+      if (listener === own) listener = undefined; // polling carries on; the next loop listens again
+      client.release(true);
+    };
+    const own = { drop };
+    client.on('notification', () => wake());
+    client.on('error', drop);
     try {
-      listener = await deps.pool.connect();
-      listener.on('notification', () => wake());
-      listener.on('error', () => {
-        listener?.release(true);
-        listener = undefined; // polling carries on; the next loop listens again
-      });
-      await listener.query('LISTEN ingestion');
+      await client.query('LISTEN ingestion');
+      listener = own;
     } catch {
-      listener = undefined;
+      drop();
     }
   };
 
@@ -54,7 +63,7 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
         }
         const heartbeat = setInterval(() => void renewLease(deps.pool, job, workerId, leaseSeconds).catch(() => undefined), (leaseSeconds * 1000) / 3);
         try {
-          await ingestManual(deps, job, workerId);
+          await ingestManual(deps, job, workerId, stopping.signal);
         } finally {
           clearInterval(heartbeat);
         }
@@ -71,14 +80,17 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
     wake: () => wake(),
     async stop() {
       running = false;
+      stopping.abort();
       wake();
       await loop;
-      listener?.release();
+      listener?.drop();
     },
   };
 }
 
 async function collectGarbage(deps: IngestionDeps) {
+  // A file another manual still points to (two rows saved for one upload) is kept.
+  await deps.pool.query('DELETE FROM storage_garbage g WHERE EXISTS (SELECT 1 FROM manuals m WHERE m.file_url = g.file_url)');
   const { rows } = await deps.pool.query<{ file_url: string }>('SELECT file_url FROM storage_garbage LIMIT 20');
   for (const { file_url: url } of rows) {
     try {

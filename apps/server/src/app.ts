@@ -28,6 +28,7 @@ import { registerDataRoutes } from './data/routes.js';
 import { registerChatRoutes } from './product/chat/routes.js';
 import { createProductEvents } from './product/events.js';
 import { publishRowChanges } from './product/live-updates.js';
+import { registerInvitationRoutes } from './product/invitations/routes.js';
 import { startIngestionWorker } from './product/ingestion/worker.js';
 import { createFileStore, registerStorageRoutes } from './storage/index.js';
 import { createRealtimeHub, MANUALS_CHANNEL, registerRealtimeRoutes } from './realtime/index.js';
@@ -133,6 +134,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerAuthRoutes(app, auth);
   registerOAuthRoutes(app, auth);
   registerNotifyRoutes(app, { mailer, pool, config });
+  registerInvitationRoutes(app, auth);
 
   // Files, document text, AI and the product's chat and manual ingestion, each on its configured driver.
   const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log });

@@ -1,6 +1,7 @@
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 
+import { AppProviders } from '@/components/app-providers';
 import { LoadingScreen } from '@/components/loading-screen';
 import './index.css';
 
@@ -14,6 +15,8 @@ if (!container) throw new Error('index.html must contain <div id="root">');
 
 createRoot(container).render(
   <StrictMode>
-    <Suspense fallback={<LoadingScreen />}>{window.location.pathname === '/auth' ? <AuthPage /> : <App />}</Suspense>
+    <AppProviders>
+      <Suspense fallback={<LoadingScreen />}>{window.location.pathname === '/auth' ? <AuthPage /> : <App />}</Suspense>
+    </AppProviders>
   </StrictMode>,
 );

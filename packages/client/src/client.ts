@@ -7,6 +7,8 @@ import { createDb } from './db/index.js';
 import type { DbClient, Row } from './db/types.js';
 import { FieldAssistValidationError } from './errors.js';
 import { createHttpCore, type AccessTokenGetter, type FetchLike } from './http.js';
+import { createStorage } from './storage/index.js';
+import type { StorageClient } from './storage/types.js';
 
 export interface ClientOptions {
   projectId: string;
@@ -33,6 +35,7 @@ export interface FieldAssistClient<Tables = UntypedTables> {
   readonly auth: AuthClient;
   readonly db: DbClient<Tables>;
   readonly ai: AiClient;
+  readonly storage: StorageClient;
 }
 
 function isBrowser(): boolean {
@@ -73,5 +76,6 @@ export function createClient<Tables = UntypedTables>(options: ClientOptions): Fi
     auth,
     db: createDb<Tables>(http, options.projectId),
     ai: createAi({ http, projectId: options.projectId, ...credentials }),
+    storage: createStorage({ http, projectId: options.projectId, ...credentials }),
   };
 }

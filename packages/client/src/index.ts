@@ -51,6 +51,7 @@ export type {
   StorageLike,
   TokenSet,
 } from './auth/types.js';
+export type { DownloadOptions, DownloadResult, StorageClient, UploadOptions, UploadResult, UploadSource } from './storage/types.js';
 export { camelToSnake, snakeToCamel } from './case.js';
 export type { AccessTokenGetter, FetchLike } from './http.js';
 export type {

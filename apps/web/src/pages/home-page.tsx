@@ -1,33 +1,49 @@
 import type { AuthUser } from '@fieldassist/client';
-import { BookOpen, ClipboardList, MessageSquareText } from 'lucide-react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 
 import { AppHeader } from '@/components/app-header';
-import { FeatureCard } from '@/components/feature-card';
+import { TabLoading } from '@/components/tab-loading';
 import { client } from '@/lib/client';
+import { DEFAULT_TAB, TABS, type TabId } from '@/lib/tabs';
+
+type TabProps = { user: AuthUser };
+
+// Each tab's code loads when it is first opened (issue 6, item 1).
+const tabPages: Record<TabId, ComponentType<TabProps>> = {
+  chat: lazy(() => import('@/pages/chat/chat-page').then((m) => ({ default: m.ChatPage }))),
+  jobs: lazy(() => import('@/pages/jobs-page').then((m) => ({ default: m.JobsPage }))),
+  manuals: lazy(() => import('@/pages/manuals-page').then((m) => ({ default: m.ManualsPage }))),
+  'add-user': lazy(() => import('@/pages/add-user-page').then((m) => ({ default: m.AddUserPage }))),
+  profile: lazy(() => import('@/pages/profile-page').then((m) => ({ default: m.ProfilePage }))),
+};
 
 /**
- * The signed-in app. For now a header and a welcome; the chat, jobs and manual tabs of
- * SPEC.md section 2 replace the cards below.
+ * The signed-in app: the header and one tab at a time, switched in memory (SPEC.md
+ * section 2, no URL routes). A tab once opened stays mounted while hidden, so a chat
+ * answer that is streaming or a half-filled form survives a look at another tab.
  */
 export function HomePage({ user }: { user: AuthUser }) {
-  const firstName = user.displayName?.trim().split(/\s+/)[0];
+  const [active, setActive] = useState<TabId>(DEFAULT_TAB);
+  const [opened, setOpened] = useState<TabId[]>([DEFAULT_TAB]);
+
+  const select = (tab: TabId) => {
+    setActive(tab);
+    setOpened((tabs) => (tabs.includes(tab) ? tabs : [...tabs, tab]));
+  };
+
   return (
     <div className="flex min-h-dvh flex-col bg-muted/40">
-      <AppHeader user={user} onSignOut={() => void client.auth.logout()} />
-      <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-12">
-        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{firstName ? `Welcome, ${firstName}` : 'Welcome'}</h1>
-        <p className="mt-2 text-muted-foreground wrap-anywhere">
-          Signed in as <span className="font-medium text-foreground">{user.email}</span>
-          {user.role && (
-            <span className="ml-2 inline-flex rounded-full bg-primary/10 px-2 py-0.5 text-xs font-medium text-primary capitalize">{user.role}</span>
-          )}
-        </p>
-        <section aria-label="Coming soon" className="mt-8 grid gap-4 sm:grid-cols-3 sm:gap-6">
-          <FeatureCard icon={MessageSquareText} title="AI Assistant" description="Troubleshoot equipment with answers from your manuals. Coming soon." />
-          <FeatureCard icon={ClipboardList} title="My Jobs" description="Track and manage your field assignments. Coming soon." />
-          <FeatureCard icon={BookOpen} title="Manual Library" description="Upload, tag and search your technical manuals. Coming soon." />
-        </section>
-      </main>
+      <AppHeader user={user} active={active} onSelect={select} onSignOut={() => void client.auth.logout()} />
+      {TABS.filter(({ id }) => opened.includes(id)).map(({ id, label }) => {
+        const Page = tabPages[id];
+        return (
+          <main key={id} hidden={id !== active} aria-label={label} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6 sm:py-8">
+            <Suspense fallback={<TabLoading />}>
+              <Page user={user} />
+            </Suspense>
+          </main>
+        );
+      })}
     </div>
   );
 }

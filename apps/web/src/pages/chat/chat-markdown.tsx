@@ -1,0 +1,76 @@
+import { memo, useState, type ComponentProps } from 'react';
+import Markdown, { type Components } from 'react-markdown';
+import rehypeSanitize from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+
+/**
+ * Answers may quote manuals, and a manual can carry text written to steer the model. An image
+ * is fetched the moment it renders, so one pointing elsewhere could carry the conversation out
+ * in its URL: only images served by this server are shown.
+ */
+function isOwnOrigin(src: unknown): src is string {
+  if (typeof src !== 'string' || !src) return false;
+  try {
+    const url = new URL(src, window.location.href);
+    return url.origin === window.location.origin && (url.protocol === 'http:' || url.protocol === 'https:');
+  } catch {
+    return false;
+  }
+}
+
+function OwnOriginImage({ src, alt }: ComponentProps<'img'>) {
+  const [failed, setFailed] = useState(false);
+  if (!isOwnOrigin(src) || failed) return alt ? <span className="text-muted-foreground italic">[{alt}]</span> : null;
+  return <img src={src} alt={alt ?? ''} loading="lazy" onError={() => setFailed(true)} className="my-2 max-h-80 max-w-full rounded-md border" />;
+}
+
+function AnswerLink({ href, children }: ComponentProps<'a'>) {
+  // The sanitiser removed any href it did not trust (javascript:, data:, ...): keep the words only.
+  if (!href) return <span>{children}</span>;
+  const inPage = href.startsWith('#');
+  return (
+    <a
+      href={href}
+      className="font-medium text-primary underline underline-offset-2 hover:text-primary/80"
+      {...(inPage ? {} : { target: '_blank', rel: 'noopener noreferrer' })}
+    >
+      {children}
+    </a>
+  );
+}
+
+const components: Components = {
+  a: AnswerLink,
+  img: OwnOriginImage,
+  table: ({ children }) => (
+    <div className="my-2 overflow-x-auto">
+      <table className="w-full border-collapse text-sm">{children}</table>
+    </div>
+  ),
+};
+
+// Tailwind has no typography plugin here: the answer's elements are styled from the container.
+const prose = [
+  'min-w-0 text-sm leading-relaxed wrap-anywhere',
+  '[&_p]:my-2 [&>*:first-child]:mt-0 [&>*:last-child]:mb-0',
+  '[&_ul]:my-2 [&_ul]:list-disc [&_ul]:pl-5 [&_ol]:my-2 [&_ol]:list-decimal [&_ol]:pl-5 [&_li]:my-0.5',
+  '[&_h1]:mt-3 [&_h1]:mb-2 [&_h1]:text-base [&_h1]:font-semibold [&_h2]:mt-3 [&_h2]:mb-2 [&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:mb-1 [&_h3]:font-semibold',
+  '[&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_code]:py-0.5 [&_code]:font-mono [&_code]:text-[0.8125rem]',
+  '[&_pre]:my-2 [&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-muted [&_pre]:p-3 [&_pre_code]:bg-transparent [&_pre_code]:p-0',
+  '[&_blockquote]:my-2 [&_blockquote]:border-l-4 [&_blockquote]:pl-3 [&_blockquote]:text-muted-foreground',
+  '[&_th]:border [&_th]:px-2 [&_th]:py-1 [&_th]:text-left [&_td]:border [&_td]:px-2 [&_td]:py-1 [&_hr]:my-3',
+].join(' ');
+
+/**
+ * An answer's markdown (GitHub flavour). Raw HTML is dropped and the rest passes rehype-sanitize's
+ * GitHub schema, so no script, event handler or javascript: link survives.
+ */
+export const ChatMarkdown = memo(function ChatMarkdown({ content }: { content: string }) {
+  return (
+    <div className={prose}>
+      <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]} components={components} skipHtml>
+        {content}
+      </Markdown>
+    </div>
+  );
+});

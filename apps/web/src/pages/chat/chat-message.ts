@@ -1,0 +1,16 @@
+import type { ChatSource } from '@fieldassist/client';
+
+/**
+ * One message on screen (SPEC.md section 3, in-memory chat message). `status` is for the
+ * assistant's reply: 'waiting' until the first text arrives, 'streaming' while it is written,
+ * 'error' when it failed (the content is then plain text, not markdown).
+ */
+export type ChatMessage = {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  imageUrl?: string;
+  sources?: ChatSource[];
+  status?: 'waiting' | 'streaming' | 'done' | 'error';
+  timestamp: number;
+};

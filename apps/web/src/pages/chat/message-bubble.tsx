@@ -1,0 +1,58 @@
+import { Bot, Loader2, User } from 'lucide-react';
+
+import { cn } from '@/lib/utils';
+
+import type { ChatMessage } from './chat-message';
+import { ChatMarkdown } from './chat-markdown';
+import { MessageSources } from './message-sources';
+
+/** One message: the technician's on the right, the assistant's on the left with its sources. */
+export function MessageBubble({ message }: { message: ChatMessage }) {
+  const mine = message.role === 'user';
+  const pending = message.status === 'waiting' || message.status === 'streaming';
+  return (
+    <article
+      aria-label={mine ? 'You' : 'Assistant'}
+      aria-busy={pending || undefined}
+      data-role={message.role}
+      data-status={message.status}
+      className={cn('flex min-w-0 items-start gap-2 sm:gap-3', mine && 'flex-row-reverse')}
+    >
+      <span
+        aria-hidden="true"
+        className={cn(
+          'mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-full sm:size-8',
+          mine ? 'bg-primary text-primary-foreground' : 'bg-primary/10 text-primary',
+        )}
+      >
+        {mine ? <User className="size-4" /> : <Bot className="size-4" />}
+      </span>
+      <div
+        className={cn(
+          'min-w-0 max-w-[85%] rounded-2xl px-3.5 py-2.5 sm:max-w-[75%] sm:px-4 sm:py-3',
+          mine ? 'rounded-tr-sm bg-primary text-primary-foreground' : 'rounded-tl-sm border bg-card text-card-foreground shadow-xs',
+          message.status === 'error' && 'border-destructive/40 bg-destructive/5',
+        )}
+      >
+        {message.imageUrl && (
+          <img src={message.imageUrl} alt="Attached photo" className="mb-2 max-h-60 w-auto max-w-full rounded-lg object-contain" />
+        )}
+        {mine ? (
+          message.content && <p className="text-sm leading-relaxed whitespace-pre-wrap wrap-anywhere">{message.content}</p>
+        ) : message.status === 'waiting' ? (
+          <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+            <Loader2 aria-hidden="true" className="size-4 animate-spin" />
+            Thinking…
+          </p>
+        ) : message.status === 'error' ? (
+          <p role="alert" className="text-sm leading-relaxed whitespace-pre-wrap text-destructive wrap-anywhere">
+            {message.content}
+          </p>
+        ) : (
+          <ChatMarkdown content={message.content} />
+        )}
+        {!mine && message.status === 'done' && <MessageSources sources={message.sources ?? []} />}
+      </div>
+    </article>
+  );
+}

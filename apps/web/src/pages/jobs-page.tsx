@@ -1,0 +1,71 @@
+import type { AuthUser } from '@fieldassist/client';
+import { Plus, X } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+
+import { JobCard } from '@/components/jobs/job-card';
+import { JobForm } from '@/components/jobs/job-form';
+import { JobsEmptyState } from '@/components/jobs/jobs-empty-state';
+import { PageHeading } from '@/components/page-heading';
+import { TabLoading } from '@/components/tab-loading';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { useJobs, type NewJob } from '@/hooks/use-jobs';
+import { errorMessage } from '@/lib/error-message';
+
+/** My Jobs (SPEC.md section 2): the user's own jobs, newest first, and the form to add one. */
+export function JobsPage({ user }: { user: AuthUser }) {
+  const { jobs, createJob, updateStatus } = useJobs(user.id);
+  const [formOpen, setFormOpen] = useState(false);
+
+  const create = async (job: NewJob) => {
+    try {
+      await createJob.mutateAsync(job);
+      setFormOpen(false);
+    } catch (error) {
+      console.warn('Creating the job failed', error);
+      toast.error(errorMessage(error, 'Failed to create job'));
+    }
+  };
+
+  return (
+    <div className="mx-auto max-w-4xl">
+      <PageHeading
+        title="My Jobs"
+        subtitle="Track and manage your field assignments"
+        action={
+          <Button onClick={() => setFormOpen((open) => !open)} aria-expanded={formOpen} variant={formOpen ? 'outline' : 'default'}>
+            {formOpen ? <X aria-hidden="true" /> : <Plus aria-hidden="true" />}
+            Add Job
+          </Button>
+        }
+      />
+      {formOpen && <JobForm submitting={createJob.isPending} onSubmit={create} onCancel={() => setFormOpen(false)} />}
+      {jobs.isPending && <TabLoading label="Loading jobs…" />}
+      {jobs.isError && <Alert>{errorMessage(jobs.error, 'Failed to load jobs')}</Alert>}
+      {jobs.data?.length === 0 && !formOpen && <JobsEmptyState />}
+      {jobs.data && jobs.data.length > 0 && (
+        <ul className="grid gap-3" aria-label="Jobs">
+          {jobs.data.map((job) => (
+            <JobCard
+              key={job.id}
+              job={job}
+              updating={updateStatus.isPending && updateStatus.variables?.id === job.id}
+              onStatusChange={(status) =>
+                updateStatus.mutate(
+                  { id: job.id, status },
+                  {
+                    onError: (error) => {
+                      console.warn('Updating the job failed', error);
+                      toast.error(errorMessage(error, 'Failed to update job'));
+                    },
+                  },
+                )
+              }
+            />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+import { JobsPage } from './pages/jobs-page.js';
+import { launchBrowser, saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
+import { startServer, type TestServer } from './support/server.js';
+import { openSignedIn } from './support/signed-in.js';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open' }), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe.each(VIEWPORT_NAMES)('My Jobs on %s', (viewport) => {
+  test('create jobs, change a status, reload and still see them; another user never does', async () => {
+    const { page, context, errors, app } = await openSignedIn({ browser, viewport, serverUrl: server.url, label: `jobs-${viewport}` });
+    try {
+      await app.openTab('My Jobs');
+      const jobs = new JobsPage(page);
+      await jobs.emptyState.waitFor();
+      expect(await jobs.panel.textContent()).toContain('Create your first job to get started');
+      expect(await jobs.panel.textContent()).toContain('Track and manage your field assignments');
+
+      // Title and description are required: nothing is created without them.
+      await jobs.addJob.click();
+      await jobs.form.getByRole('button', { name: 'Create Job' }).click();
+      expect(await jobs.jobs.count()).toBe(0);
+      expect(await jobs.form.getByRole('combobox', { name: 'Priority' }).textContent()).toBe('Medium');
+      await saveScreenshot(page, `jobs-form-${viewport}`);
+      await jobs.form.getByRole('button', { name: 'Cancel' }).click();
+      await jobs.form.waitFor({ state: 'hidden' });
+
+      await jobs.createJob({ title: 'AC Unit Repair', description: 'Compressor trips the breaker after ten minutes.', priority: 'High' });
+      await jobs.createJob({ title: 'Boiler service', description: 'Yearly check and pressure test.', priority: 'Low' });
+      await jobs.createJob({ title: 'Replace filter', description: 'Rooftop unit 3.' });
+      expect(await jobs.titles()).toEqual(['Replace filter', 'Boiler service', 'AC Unit Repair']);
+      expect(await jobs.job('AC Unit Repair').textContent()).toContain('HIGH PRIORITY');
+      expect(await jobs.job('Replace filter').textContent()).toContain('MEDIUM PRIORITY');
+      expect(await jobs.job('Boiler service').textContent()).toMatch(/Created \w+/);
+
+      await jobs.setStatus('AC Unit Repair', 'In Progress');
+      await jobs.setStatus('Boiler service', 'Completed');
+      await saveScreenshot(page, `jobs-list-${viewport}`);
+
+      await page.reload();
+      await app.waitUntilSignedIn();
+      await app.openTab('My Jobs');
+      await jobs.job('AC Unit Repair').waitFor();
+      expect(await jobs.titles()).toEqual(['Replace filter', 'Boiler service', 'AC Unit Repair']);
+      expect(await jobs.job('AC Unit Repair').getAttribute('data-status')).toBe('in-progress');
+      expect(await jobs.job('Boiler service').getAttribute('data-status')).toBe('completed');
+      expect(await jobs.job('Replace filter').getAttribute('data-status')).toBe('pending');
+      expect(await jobs.statusSelect('Boiler service').textContent()).toBe('Completed');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+
+    const other = await openSignedIn({ browser, viewport, serverUrl: server.url, label: `other-${viewport}` });
+    try {
+      await other.app.openTab('My Jobs');
+      const jobs = new JobsPage(other.page);
+      await jobs.emptyState.waitFor();
+      expect(await jobs.jobs.count()).toBe(0);
+      await saveScreenshot(other.page, `jobs-other-user-${viewport}`);
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
+});

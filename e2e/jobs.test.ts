@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { JobsPage } from './pages/jobs-page.js';
 import { launchBrowser, saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
 import { startServer, type TestServer } from './support/server.js';
-import { openSignedIn } from './support/signed-in.js';
+import { openSignedIn, signInExisting } from './support/signed-in.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -74,6 +74,31 @@ describe.each(VIEWPORT_NAMES)('My Jobs on %s', (viewport) => {
       expect(other.errors).toEqual([]);
     } finally {
       await other.context.close();
+    }
+  });
+});
+
+describe('My Jobs on two devices', () => {
+  test("a job created or changed on the phone appears on the desktop without a reload", async () => {
+    const desktop = await openSignedIn({ browser, viewport: 'desktop', serverUrl: server.url, label: 'two-devices' });
+    const phone = await signInExisting({ browser, viewport: 'phone', serverUrl: server.url, email: desktop.email });
+    try {
+      await desktop.app.openTab('My Jobs');
+      await phone.app.openTab('My Jobs');
+      const onDesktop = new JobsPage(desktop.page);
+      const onPhone = new JobsPage(phone.page);
+      await onDesktop.emptyState.waitFor();
+
+      await onPhone.createJob({ title: 'Chiller alarm', description: 'High head pressure alarm on chiller 2.', priority: 'High' });
+      await onDesktop.job('Chiller alarm').waitFor({ timeout: 10_000 });
+      await onPhone.setStatus('Chiller alarm', 'Completed');
+      await desktop.page.waitForFunction(() => document.querySelector('[data-status="completed"]') !== null, undefined, { timeout: 10_000 });
+      await saveScreenshot(desktop.page, 'jobs-live-desktop');
+      expect(desktop.errors).toEqual([]);
+      expect(phone.errors).toEqual([]);
+    } finally {
+      await desktop.context.close();
+      await phone.context.close();
     }
   });
 });

@@ -7,6 +7,8 @@ import { createDb } from './db/index.js';
 import type { DbClient, Row } from './db/types.js';
 import { FieldAssistValidationError } from './errors.js';
 import { createHttpCore, type AccessTokenGetter, type FetchLike } from './http.js';
+import { createRealtime } from './realtime/index.js';
+import type { RealtimeClient, WebSocketFactory } from './realtime/types.js';
 import { createStorage } from './storage/index.js';
 import type { StorageClient } from './storage/types.js';
 
@@ -25,6 +27,8 @@ export interface ClientOptions {
    * Default: `auth.getValidToken()`, with one refresh-and-retry after a 401.
    */
   getAccessToken?: AccessTokenGetter;
+  /** How realtime opens its WebSocket; default the global WebSocket (give Node's `ws` outside browsers). */
+  createSocket?: WebSocketFactory;
 }
 
 /** Tables of an untyped client: any name, rows as plain records. */
@@ -36,6 +40,7 @@ export interface FieldAssistClient<Tables = UntypedTables> {
   readonly db: DbClient<Tables>;
   readonly ai: AiClient;
   readonly storage: StorageClient;
+  readonly realtime: RealtimeClient;
 }
 
 function isBrowser(): boolean {
@@ -77,5 +82,11 @@ export function createClient<Tables = UntypedTables>(options: ClientOptions): Fi
     db: createDb<Tables>(http, options.projectId),
     ai: createAi({ http, projectId: options.projectId, ...credentials }),
     storage: createStorage({ http, projectId: options.projectId, ...credentials }),
+    realtime: createRealtime({
+      http,
+      projectId: options.projectId,
+      getAccessToken: async () => options.secretKey ?? (await credentials.getAccessToken()),
+      createSocket: options.createSocket,
+    }),
   };
 }

@@ -1,4 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+
+import { client } from '@/lib/client';
 
 import { jobsTable, type Job, type JobPriority, type JobStatus } from '@/lib/tables';
 
@@ -16,6 +19,24 @@ export function useJobs(userId: string) {
   const queryClient = useQueryClient();
   const queryKey = ['jobs', userId];
   const reload = () => queryClient.invalidateQueries({ queryKey });
+
+  // A job changed on another of the user's devices reloads the list here too (issue 7).
+  useEffect(() => {
+    let leave: (() => Promise<void>) | undefined;
+    let gone = false;
+    client.realtime
+      .subscribe(`user:${userId}`, (message) => {
+        if (message.type === 'jobs.changed') void queryClient.invalidateQueries({ queryKey: ['jobs', userId] });
+      })
+      .then(
+        (channel) => (gone ? void channel.unsubscribe() : (leave = () => channel.unsubscribe())),
+        (error: unknown) => console.warn('Live job updates are off:', error),
+      );
+    return () => {
+      gone = true;
+      void leave?.();
+    };
+  }, [queryClient, userId]);
 
   const jobs = useQuery({
     queryKey,

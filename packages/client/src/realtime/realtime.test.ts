@@ -102,3 +102,22 @@ describe('client.realtime', () => {
     expect(reconnectDelay(0, () => 0.999)).toBe(1999);
   });
 });
+
+describe('createClient().realtime', () => {
+  it("is the same module, on the client's own token", async () => {
+    const { createClient } = await import('../client.js');
+    const client = createClient({
+      projectId: 'fieldassist',
+      baseUrl: server.url,
+      auth: { mode: 'headless' },
+      getAccessToken: () => alice.accessToken,
+      createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+    });
+    const got: RealtimeMessage[] = [];
+    const channel = await client.realtime.subscribe(`user:${alice.id}`, (m) => got.push(m));
+    await channel.publish('job.changed', { ids: ['job-1'] });
+    await until(() => got.length === 1);
+    expect(got[0]).toMatchObject({ channel: `user:${alice.id}`, data: { ids: ['job-1'] } });
+    client.realtime.close();
+  });
+});

@@ -22,6 +22,7 @@ import { restTables } from './product/policies.js';
 import { securityHeaders } from './web/security-headers.js';
 import { registerWebApp } from './web/static.js';
 import { createAiProvider, type DownloadFile, registerAiRoutes } from './ai/index.js';
+import { registerAnalyticsRoutes } from './analytics/routes.js';
 import { chunkText } from './data/chunk.js';
 import { createExtractor } from './data/extract.js';
 import { registerDataRoutes } from './data/routes.js';
@@ -134,6 +135,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerAuthRoutes(app, auth);
   registerOAuthRoutes(app, auth);
   registerNotifyRoutes(app, { mailer, pool, config });
+  registerAnalyticsRoutes(app, { pool });
   registerInvitationRoutes(app, auth);
 
   // Files, document text, AI and the product's chat and manual ingestion, each on its configured driver.

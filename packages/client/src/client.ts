@@ -1,4 +1,6 @@
 import { createAi } from './ai/index.js';
+import { createAnalytics } from './analytics/index.js';
+import type { AnalyticsClient } from './analytics/types.js';
 import type { AiClient } from './ai/types.js';
 import type { AuthClient } from './auth/auth-client.js';
 import { createAuth } from './auth/index.js';
@@ -41,6 +43,7 @@ export interface FieldAssistClient<Tables = UntypedTables> {
   readonly ai: AiClient;
   readonly storage: StorageClient;
   readonly realtime: RealtimeClient;
+  readonly analytics: AnalyticsClient;
 }
 
 function isBrowser(): boolean {
@@ -88,5 +91,6 @@ export function createClient<Tables = UntypedTables>(options: ClientOptions): Fi
       getAccessToken: async () => options.secretKey ?? (await credentials.getAccessToken()),
       createSocket: options.createSocket,
     }),
+    analytics: createAnalytics({ http, projectId: options.projectId, getUser: () => auth.currentUser() }),
   };
 }

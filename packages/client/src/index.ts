@@ -73,3 +73,5 @@ export type {
   Where,
   WriteOptions,
 } from './db/types.js';
+export type { AnalyticsClient, AnalyticsEvent, AnalyticsOptions, AnalyticsStorage, AnalyticsTimers, AnalyticsWindow } from './analytics/types.js';
+export type { Channel } from './analytics/channel.js';

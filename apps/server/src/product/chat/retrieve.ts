@@ -26,36 +26,60 @@ export function searchTerms(question: string): { words: string[]; codes: string[
 }
 
 /**
+ * At most this many rows per way of matching are ranked. Ranking reads every matched row, so
+ * a question of common words ("error", "check", "supply") must not rank a whole large library.
+ */
+const CANDIDATES_PER_MATCH = 300;
+
+/** The question as three tsqueries (text): any word, every word (English stems), any code (as typed). */
+async function buildQueries(pool: pg.Pool, words: string[], codes: string[]) {
+  const { rows } = await pool.query<{ any_word: string | null; every_word: string | null; codes: string | null }>(
+    `SELECT
+       (SELECT string_agg(x::text, ' | ') FROM (SELECT plainto_tsquery('english', w) AS x FROM unnest($1::text[]) w) s WHERE x::text <> '') AS any_word,
+       (SELECT string_agg(x::text, ' & ') FROM (SELECT plainto_tsquery('english', w) AS x FROM unnest($1::text[]) w) s WHERE x::text <> '') AS every_word,
+       (SELECT string_agg(x::text, ' | ') FROM (SELECT phraseto_tsquery('simple', c) AS x FROM unnest($2::text[]) c) s WHERE x::text <> '') AS codes`,
+    [words, codes],
+  );
+  return rows[0]!;
+}
+
+/**
  * The passages of the manuals this caller may read that best answer the question: full-text
  * ranking in PostgreSQL with the permission filter inside the same query, so a passage from a
  * manual the caller may not read is never even ranked. A code named in the question outweighs
  * any number of shared words.
+ *
+ * Candidates come from the GIN index three ways, each capped: rows with a code, rows with every
+ * word, rows with any word; only they are ranked. Where a match set outgrows its cap, the rows
+ * with a code or with every word are the ones that rank first anyway. The tsqueries are built
+ * first and sent as values, so the planner sees how common each term is (a word in every chunk
+ * is read by a scan that stops at the cap, not by building the whole bitmap from the index).
  */
 export async function retrievePassages(pool: pg.Pool, opts: { question: string; role: Role | null; limit?: number }): Promise<Passage[]> {
   const { words, codes } = searchTerms(opts.question);
   const seesPlanners = opts.role === 'admin' || opts.role === 'technician';
   const limit = opts.limit ?? PASSAGE_LIMIT;
-  const { rows } = await pool.query<{ id: string; manual_id: string; title: string; page_number: number | null; file_url: string; extracted_text: string }>(
-    `WITH q AS (
-       SELECT
-         (SELECT string_agg(x::text, ' | ') FROM (SELECT plainto_tsquery('english', w) AS x FROM unnest($1::text[]) w) s WHERE x::text <> '')::tsquery AS words,
-         (SELECT string_agg(x::text, ' | ') FROM (SELECT phraseto_tsquery('simple', c) AS x FROM unnest($2::text[]) c) s WHERE x::text <> '')::tsquery AS codes
-     ),
-     visible AS (
-       SELECT c.id, c.manual_id, c.page_number, c.chunk_index, c.extracted_text, c.search, m.title, m.file_url
-       FROM manual_content c JOIN manuals m ON m.id = c.manual_id
-       WHERE ($3 OR m.document_type <> 'system_planner')
-     ),
-     small AS (SELECT count(*) <= $5 AS whole FROM (SELECT 1 FROM visible LIMIT $5 + 1) v)
-     SELECT v.id, v.manual_id, v.title, v.page_number, v.file_url, v.extracted_text
-     FROM visible v, q, small
-     WHERE small.whole OR v.search @@ coalesce(q.words, ''::tsquery) OR v.search @@ coalesce(q.codes, ''::tsquery)
+  const queries = await buildQueries(pool, words, codes);
+  const columns = 'c.id, c.manual_id, c.chunk_index, c.page_number, c.extracted_text, c.search, m.title, m.file_url';
+  const visible = `FROM manual_content c JOIN manuals m ON m.id = c.manual_id WHERE ($4 OR m.document_type <> 'system_planner')`;
+  const matching = (param: string) => `(SELECT ${columns} ${visible} AND c.search @@ ${param}::tsquery LIMIT $7)`;
+  // A chunk found two ways comes twice: the query keeps enough rows that dropping repeats leaves `limit`.
+  const { rows } = await pool.query<{ id: string; manual_id: string; title: string; page_number: number | null; file_url: string; extracted_text: string; whole: boolean }>(
+    `WITH small AS (SELECT count(*) <= $6 AS whole FROM (SELECT 1 ${visible} LIMIT $6 + 1) v),
+     candidate AS (
+       (SELECT ${columns} ${visible} AND (SELECT whole FROM small) LIMIT $6)
+       UNION ALL ${matching('$3')} UNION ALL ${matching('$2')} UNION ALL ${matching('$1')}
+     )
+     SELECT id, manual_id, title, page_number, file_url, extracted_text, (SELECT whole FROM small) AS whole FROM candidate
      ORDER BY
-       (CASE WHEN q.codes IS NOT NULL AND v.search @@ q.codes THEN 10 ELSE 0 END)
-       + (CASE WHEN q.words IS NOT NULL THEN ts_rank(v.search, q.words) ELSE 0 END) DESC,
-       v.manual_id, v.chunk_index
-     LIMIT (SELECT CASE WHEN whole THEN $5 ELSE $4 END FROM small)`,
-    [words, codes, seesPlanners, limit, SMALL_LIBRARY_CHUNKS],
+       (CASE WHEN $3::tsquery IS NOT NULL AND search @@ $3::tsquery THEN 10 ELSE 0 END)
+       + (CASE WHEN $1::tsquery IS NOT NULL THEN ts_rank(search, $1::tsquery) ELSE 0 END) DESC,
+       manual_id, chunk_index
+     LIMIT (SELECT CASE WHEN whole THEN $6 ELSE $5 END FROM small) * 4`,
+    // With one word, every word is any word: that match is not made twice.
+    [queries.any_word, queries.every_word === queries.any_word ? null : queries.every_word, queries.codes, seesPlanners, limit, SMALL_LIBRARY_CHUNKS, CANDIDATES_PER_MATCH],
   );
-  return rows.map((r) => ({ chunkId: r.id, manualId: r.manual_id, title: r.title, page: r.page_number, fileUrl: r.file_url, text: r.extracted_text }));
+  const seen = new Set<string>();
+  const unique = rows.filter((r) => !seen.has(r.id) && seen.add(r.id)).slice(0, rows[0]?.whole ? SMALL_LIBRARY_CHUNKS : limit);
+  return unique.map((r) => ({ chunkId: r.id, manualId: r.manual_id, title: r.title, page: r.page_number, fileUrl: r.file_url, text: r.extracted_text }));
 }

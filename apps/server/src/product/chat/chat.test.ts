@@ -1,0 +1,84 @@
+// The grounded chat on the local provider (no AI_BASE_URL), and its refusals: the real app
+// on loopback with its own database and a known library (test-support/chat-app.ts).
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../auth/caller.js';
+import type { TestUser } from '../../test-support/users.js';
+import { fileUrlOf, LIBRARY, PLANNER_ID, readSse, startChatApp } from './test-support/chat-app.js';
+
+let chat: Awaited<ReturnType<typeof startChatApp>>;
+beforeAll(async () => {
+  chat = await startChatApp();
+});
+
+describe('POST /api/app/:projectId/chat without a model', () => {
+  it('says no AI model is configured and quotes the best passages, each cited with manual and page', async () => {
+    const user = await chat.signUp('viewer');
+    const response = await chat.ask(user, { question: 'GB-90 fault F28, the boiler will not ignite' });
+    expect(response.status).toBe(200);
+    const { text, sources, parts } = await readSse(response);
+    const [firstLine] = text.split('\n');
+    expect(firstLine).toMatch(/^_No AI model is configured/);
+    // The best passage first, quoted whole under its manual and page.
+    expect(text).toContain(`**GB-90 Gas Boiler Installation Guide, page 2**\n\n> ${LIBRARY[1].pages[1]}`);
+    expect(text.match(/^\*\*.+, page \d+\*\*$/gm)?.length).toBeGreaterThanOrEqual(1);
+    expect(sources[0]).toEqual({ manualId: 'manual_boiler', title: 'GB-90 Gas Boiler Installation Guide', page: 2, fileUrl: fileUrlOf('manual_boiler') });
+    for (const source of sources) expect(Object.keys(source).sort()).toEqual(['fileUrl', 'manualId', 'page', 'title']);
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
+
+    const [row] = await chat.savedRows(user);
+    expect(JSON.parse(row!.response).content).toBe(text);
+  });
+});
+
+describe('refusals', () => {
+  it('answers a signed-out caller 401 with no data', async () => {
+    const response = await chat.ask(undefined, { question: 'GB-90 fault F28' });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({ error: 'Authentication required', message: 'Authentication required', code: 'UNAUTHORIZED' });
+    expect(body).not.toMatch(/GB-90|manual_/);
+  });
+
+  it('answers a blank question without a photo 400 VALIDATION_ERROR, naming the field', async () => {
+    const user = await chat.signUp('technician');
+    for (const body of [{ question: '   \n ' }, {}, { question: '' }]) {
+      const response = await chat.ask(user, body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: 'body.question: Ask a question or attach a photo', message: 'body.question: Ask a question or attach a photo', code: 'VALIDATION_ERROR',
+      });
+    }
+    expect(await chat.savedRows(user)).toEqual([]);
+  });
+
+  const plannerQuestion = 'How do I isolate valve V-17 and which lockout tag before draining chiller RC-50?';
+  const ask = async (role: Role) => readSse(await chat.ask(await chat.signUp(role), { question: plannerQuestion }));
+
+  it.each(['viewer', 'manager'] as const)('never gives the %s a passage or a source from a system planner', async (role) => {
+    const { text, sources } = await ask(role);
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources.some((s) => s.manualId === PLANNER_ID)).toBe(false);
+    expect(text).not.toContain('Plant Room System Planner');
+    for (const page of LIBRARY[3].pages) expect(text).not.toContain(page.slice(0, 40));
+    expect(text).not.toMatch(/V-17|LT-9|GV-2/);
+  });
+
+  it.each(['technician', 'admin'] as const)('answers the %s with the system planner passage', async (role) => {
+    const { text, sources } = await ask(role);
+    expect(sources[0]).toEqual({ manualId: PLANNER_ID, title: 'Plant Room System Planner', page: 1, fileUrl: fileUrlOf(PLANNER_ID) });
+    expect(text).toContain(`**Plant Room System Planner, page 1**\n\n> ${LIBRARY[3].pages[0]}`);
+  });
+
+  it("does not let another user read one's chat history through the REST API", async () => {
+    const alice = await chat.signUp('technician');
+    const bob = await chat.signUp('technician');
+    await readSse(await chat.ask(alice, { question: 'CP-200 seal kit part number?' }));
+    const list = (user: TestUser) => fetch(`${chat.url}/api/db/${chat.projectId}/rest/v1/chat_messages?user_id=eq.${encodeURIComponent(alice.id)}`, { headers: user.headers });
+    const own = (await (await list(alice)).json()) as { user_id: string }[];
+    expect(own).toHaveLength(1);
+    const other = await list(bob);
+    expect(other.status).toBe(200);
+    expect(await other.json()).toEqual([]);
+  });
+});

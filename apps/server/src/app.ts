@@ -21,6 +21,7 @@ import { registerNotifyRoutes } from './notify/routes.js';
 import { restTables } from './product/policies.js';
 import { securityHeaders } from './web/security-headers.js';
 import { registerWebApp } from './web/static.js';
+import { registerWebDataRoutes } from './data/web-routes.js';
 import { createAiProvider, type DownloadFile, registerAiRoutes } from './ai/index.js';
 import { registerAnalyticsRoutes } from './analytics/routes.js';
 import { chunkText } from './data/chunk.js';
@@ -148,6 +149,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   const events = createProductEvents();
   registerStorageRoutes(app, files);
   registerDataRoutes(app, { extractor, publicUrl: config.publicUrl, readOwnFile: files.readByPublicUrl });
+  registerWebDataRoutes(app, { config, saveFile: files.saveServerFile });
   registerAiRoutes(app, { provider: ai, config });
   registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens });
   await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
@@ -165,7 +167,9 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   const hasWebApp = await registerWebApp(app, config.webDist);
   registerHostedPage(app, config, hasWebApp);
   app.setNotFoundHandler((request, reply) => {
-    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/') && (request.headers.accept ?? '').includes('text/html');
+    // The root is always the app (its route also takes the realtime WebSocket); deep links when a page is wanted.
+    const isRoot = request.url === '/' || request.url.startsWith('/?');
+    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/') && (isRoot || (request.headers.accept ?? '').includes('text/html'));
     if (hasWebApp && wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
     return reply.status(404).send(errorBody('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
   });

@@ -52,7 +52,15 @@ const ZEnv = z.object({
   EXTRACT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   EXTRACT_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(512),
+  SEARCH_URL: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' }).optional(),
+  DATA_FETCH_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  DATA_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  DATA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  SCREENSHOT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  SCREENSHOT_CONCURRENCY: z.coerce.number().int().min(1).max(4).default(1),
   REST_MAX_ROWS: z.coerce.number().int().min(1).default(10_000),
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(defaultWebDist),
 });
@@ -100,7 +108,17 @@ export interface Config {
   extractConcurrency: number;
   extractTimeoutMs: number;
   extractMaxMemoryMb: number;
+  /** Data API (scrape, fetch, screenshot, search). Unset searchUrl: search answers 503. */
+  searchUrl?: string;
+  dataFetchTimeoutMs: number;
+  dataFetchMaxBytes: number;
+  dataRateLimitPerMinute: number;
+  chromiumPath: string;
+  screenshotTimeoutMs: number;
+  screenshotConcurrency: number;
   restMaxRows: number;
+  /** A bearer token for GET /metrics (the service key works too); lets Prometheus scrape without the service key. */
+  metricsToken?: string;
   logLevel: string;
   webDist: string;
 }
@@ -172,7 +190,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     extractConcurrency: e.EXTRACT_CONCURRENCY,
     extractTimeoutMs: e.EXTRACT_TIMEOUT_MS,
     extractMaxMemoryMb: e.EXTRACT_MAX_MEMORY_MB,
+    searchUrl: e.SEARCH_URL?.replace(/\/$/, ''),
+    dataFetchTimeoutMs: e.DATA_FETCH_TIMEOUT_MS,
+    dataFetchMaxBytes: e.DATA_FETCH_MAX_BYTES,
+    dataRateLimitPerMinute: e.DATA_RATE_LIMIT_PER_MINUTE,
+    chromiumPath: e.CHROMIUM_PATH,
+    screenshotTimeoutMs: e.SCREENSHOT_TIMEOUT_MS,
+    screenshotConcurrency: e.SCREENSHOT_CONCURRENCY,
     restMaxRows: e.REST_MAX_ROWS,
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST),
   };

@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import { ApiError } from '../errors.js';
@@ -14,6 +15,12 @@ export interface SafeFetchOptions {
   isAllowedAddress?: (target: { address: string; port: number }) => boolean;
   /** Every address of a host name. Default: the system resolver (dns.lookup, all addresses). */
   resolveHost?: (hostname: string) => Promise<string[]>;
+  /** The request to send (the data proxy and the screenshot browser): default a bare GET. */
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Answer a final status of 300 or more instead of throwing FETCH_FAILED. */
+  passStatus?: boolean;
 }
 
 export interface FetchedFile {
@@ -22,6 +29,14 @@ export interface FetchedFile {
   bytes: Buffer;
   contentType?: string;
   fileName: string;
+  status: number;
+  headers: IncomingHttpHeaders;
+}
+
+interface OutgoingRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
 }
 
 const duration = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
@@ -88,6 +103,22 @@ function fileNameOf(url: URL, disposition: string | undefined): string {
   }
 }
 
+const without = (headers: Record<string, string>, names: string[]) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name)));
+
+/** What the next hop sends, as browsers do it (Fetch standard, HTTP-redirect fetch). */
+function redirected(status: number, sent: OutgoingRequest, from: URL, to: URL): OutgoingRequest {
+  let { method, headers, body } = sent;
+  if (status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST') {
+    method = 'GET';
+    body = undefined;
+    headers = without(headers, ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']);
+  }
+  // Credentials the caller meant for one origin are not handed to another.
+  if (from.origin !== to.origin) headers = without(headers, ['authorization', 'cookie', 'proxy-authorization']);
+  return { method, headers, body };
+}
+
 type Response = Awaited<ReturnType<typeof request>>;
 
 /** Drops a body we will not read (undici reports the abort as an error event: ignore it). */
@@ -119,7 +150,8 @@ async function readLimited(response: Response, maxBytes: number): Promise<Buffer
  * Downloads a user-supplied http(s) URL without letting it reach the server's own network:
  * each hop's host is resolved and every address checked (vetUrl), the connection goes to
  * those vetted addresses only (no second DNS answer can slip in), redirects are followed by
- * hand and checked again, and time and size are capped. Sends no cookies or credentials.
+ * hand and checked again, and time and size are capped. Sends no cookies or credentials
+ * beyond the caller's own `headers`, and those not past a redirect to another origin.
  * Throws URL_NOT_ALLOWED (400), FETCH_FAILED (502), FETCH_TIMEOUT (504), PAYLOAD_TOO_LARGE (413).
  */
 export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}): Promise<FetchedFile> {
@@ -128,18 +160,26 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
   const pinned = new Map<string, string[]>();
   const agent = new Agent({ connect: { lookup: pinnedLookup(pinned) } });
   let url = parseTarget(rawUrl);
+  const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  let sent: OutgoingRequest = {
+    method: options.method ?? 'GET',
+    headers: { 'user-agent': 'FieldAssist document fetcher', accept: '*/*', ...headers },
+    body: options.body,
+  };
   try {
     for (let hop = 0; ; hop++) {
       pinned.set(url.hostname.toLowerCase(), await vetUrl(url, options));
-      const response = await request(url, { dispatcher: agent, signal, headers: { 'user-agent': 'FieldAssist document fetcher', accept: '*/*' } });
+      const response = await request(url, { dispatcher: agent, signal, ...sent });
       const location = response.headers.location;
       if (redirectStatuses.has(response.statusCode) && typeof location === 'string') {
         discard(response);
         if (hop >= maxRedirects) throw new ApiError('FETCH_FAILED', `The URL redirected more than ${maxRedirects} times`);
-        url = parseTarget(new URL(location, url).href);
+        const next = parseTarget(new URL(location, url).href);
+        sent = redirected(response.statusCode, sent, url, next);
+        url = next;
         continue;
       }
-      if (response.statusCode >= 300) {
+      if (response.statusCode >= 300 && !options.passStatus) {
         discard(response);
         throw new ApiError('FETCH_FAILED', `The URL answered HTTP ${response.statusCode}`);
       }
@@ -151,6 +191,8 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
         bytes,
         contentType: typeof contentType === 'string' ? contentType : undefined,
         fileName: fileNameOf(url, typeof disposition === 'string' ? disposition : undefined),
+        status: response.statusCode,
+        headers: response.headers,
       };
     }
   } catch (error) {

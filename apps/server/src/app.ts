@@ -65,7 +65,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
     parseJson(request, body as string, done); // parseAs: 'string' hands over a string
   });
 
-  const headers = securityHeaders();
+  const headers = securityHeaders({ https: config.publicUrl.startsWith('https:') });
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();

@@ -6,8 +6,11 @@ import helmet from 'helmet';
  * (helmet's Fastify plugin rebuilds its middleware on every request, a quarter of the cost
  * of a small API call) and copied onto each reply.
  */
-export function securityHeaders(): Record<string, string> {
+export function securityHeaders({ https }: { https: boolean }): Record<string, string> {
   const middleware = helmet({
+    // Strict-Transport-Security only where the server is reached over TLS (PUBLIC_URL https):
+    // on plain http it would mean nothing, and on localhost it would stick to other local apps.
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { ApiError } from '../errors.js';
 import { isStorageKey } from './paths.js';
 import type { Storage } from './storage.js';
 
@@ -34,7 +35,7 @@ export function createDiskStorage(root: string): Storage {
       const part = join(partsDir, `${randomBytes(16).toString('hex')}.part`);
       const handle = await open(part, 'wx');
       try {
-        for await (const chunk of body) await handle.write(chunk as Buffer);
+        for await (const chunk of body) await writeAll(handle, chunk as Buffer);
         await handle.sync();
         await handle.close();
         await mkdir(dirname(target), { recursive: true });
@@ -42,7 +43,7 @@ export function createDiskStorage(root: string): Storage {
       } catch (error) {
         await handle.close().catch(() => undefined);
         await rm(part, { force: true });
-        throw error;
+        throw (error as NodeJS.ErrnoException).code === 'ENOSPC' ? new ApiError('STORAGE_FULL', 'The server has no space left to store this file') : error;
       }
     },
 
@@ -70,5 +71,17 @@ async function sweepStaleParts(partsDir: string) {
     const file = join(partsDir, name);
     const info = await stat(file).catch(() => undefined);
     if (info && Date.now() - info.mtimeMs > STALE_PART_MS) await rm(file, { force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * Writes every byte of `chunk`. A write may store fewer bytes than asked (a disk filling up):
+ * the rest is written again, and a write that stores nothing means the disk is full.
+ */
+async function writeAll(handle: FileHandle, chunk: Buffer) {
+  for (let offset = 0; offset < chunk.length; ) {
+    const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
+    if (bytesWritten === 0) throw Object.assign(new Error('No space left on device'), { code: 'ENOSPC' });
+    offset += bytesWritten;
   }
 }

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import { callerFromToken, resolveCaller } from './auth/caller.js';
 import type { AuthContext } from './auth/context.js';
 import { registerHostedPage } from './auth/hosted-page.js';
@@ -21,18 +22,20 @@ import { registerNotifyRoutes } from './notify/routes.js';
 import { restTables } from './product/policies.js';
 import { securityHeaders } from './web/security-headers.js';
 import { registerWebApp } from './web/static.js';
-import { registerWebDataRoutes } from './data/web-routes.js';
 import { createAiProvider, type DownloadFile, registerAiRoutes } from './ai/index.js';
 import { registerAnalyticsRoutes } from './analytics/routes.js';
 import { chunkText } from './data/chunk.js';
 import { createExtractor } from './data/extract.js';
 import { registerDataRoutes } from './data/routes.js';
+import { registerWebDataRoutes } from './data/web-routes.js';
 import { registerChatRoutes } from './product/chat/routes.js';
 import { createProductEvents } from './product/events.js';
 import { publishRowChanges } from './product/live-updates.js';
 import { registerInvitationRoutes } from './product/invitations/routes.js';
 import { startIngestionWorker } from './product/ingestion/worker.js';
 import { createFileStore, registerStorageRoutes } from './storage/index.js';
+import { serializeRequest } from './ops/request-log.js';
+import { registerOpsRoutes } from './ops/routes.js';
 import { createRealtimeHub, MANUALS_CHANNEL, registerRealtimeRoutes } from './realtime/index.js';
 
 export interface AppDeps {
@@ -45,8 +48,9 @@ export interface AppDeps {
 /** Builds the whole server: the platform API and the web app. Tests build it too. */
 export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, serializers: { req: serializeRequest } },
     genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -78,8 +82,14 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
     maxAge: 600,
   });
 
+  // One Redis connection (REDIS_URL) for rate-limit counts, realtime commands and readiness.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
+  redis?.on('error', (error: Error) => app.log.warn(`redis: ${error.message}`));
   await app.register(rateLimit, {
     global: false,
+    // With Redis, every instance counts against the same budget. Should Redis fail, requests pass
+    // uncounted rather than fail (readiness reports the outage).
+    ...(redis && { redis, nameSpace: `fieldassist:${config.projectId}:rl:`, skipOnError: true }),
     // A refusal is our error like any other (429 RATE_LIMITED with SPEC.md's text).
     errorResponseBuilder: () => new ApiError('RATE_LIMITED', 'Too many attempts. Please wait a moment and try again.'),
   });
@@ -119,17 +129,10 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
     done(null, payload);
   });
 
-  app.get('/healthz', async (_request, reply) => {
-    try {
-      await pool.query('SELECT 1');
-      return { status: 'ok' };
-    } catch {
-      return reply.status(503).send(errorBody('SERVICE_UNAVAILABLE', 'The database is unavailable'));
-    }
-  });
+  registerOpsRoutes(app, { pool, redis, metricsTokens: [config.metricsToken, config.serviceKey].filter((token) => token !== undefined) });
 
   const log = (message: string) => app.log.warn(message);
-  const hub = createRealtimeHub({ redisUrl: config.redisUrl, projectId: config.projectId });
+  const hub = createRealtimeHub({ redis, projectId: config.projectId });
   const schema = await loadSchema(pool, restTables);
   registerRestRoutes(app, { pool, schema, maxRows: config.restMaxRows, onWrite: (change) => publishRowChanges(hub, change, log) });
   registerRawSqlRoutes(app, pool);
@@ -162,6 +165,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
     await extractor.close();
     await stopped;
     await hub.close();
+    await redis?.quit().catch(() => undefined);
   });
 
   const hasWebApp = await registerWebApp(app, config.webDist);

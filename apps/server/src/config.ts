@@ -60,6 +60,7 @@ const ZEnv = z.object({
   SCREENSHOT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   SCREENSHOT_CONCURRENCY: z.coerce.number().int().min(1).max(4).default(1),
   REST_MAX_ROWS: z.coerce.number().int().min(1).default(10_000),
+  TRUST_PROXY: z.string().regex(/^[\w.:/,\s]+$/, 'true, or comma-separated proxy addresses, CIDR ranges or loopback, linklocal, uniquelocal').optional(),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(defaultWebDist),
@@ -117,6 +118,8 @@ export interface Config {
   screenshotTimeoutMs: number;
   screenshotConcurrency: number;
   restMaxRows: number;
+  /** Behind a reverse proxy: whose X-Forwarded-For to believe (Fastify's trustProxy), so client addresses are real. */
+  trustProxy: boolean | string;
   /** A bearer token for GET /metrics (the service key works too); lets Prometheus scrape without the service key. */
   metricsToken?: string;
   logLevel: string;
@@ -198,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     screenshotTimeoutMs: e.SCREENSHOT_TIMEOUT_MS,
     screenshotConcurrency: e.SCREENSHOT_CONCURRENCY,
     restMaxRows: e.REST_MAX_ROWS,
+    trustProxy: e.TRUST_PROXY === undefined ? false : e.TRUST_PROXY === 'true' || list(e.TRUST_PROXY).join(','),
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST),

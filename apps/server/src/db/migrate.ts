@@ -8,10 +8,11 @@ const MIGRATION_LOCK = 7_424_001;
 
 /**
  * Applies the numbered SQL migrations not yet applied, each in its own transaction.
- * An advisory lock makes concurrent starts of several instances safe.
+ * An advisory lock makes concurrent starts of several instances safe. `until` stops after that
+ * version (a restore loads rows into the schema they were dumped from; the next start does the rest).
  */
-export async function migrate(pool: pg.Pool): Promise<string[]> {
-  const files = (await readdir(migrationsDir)).filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f)).sort();
+export async function migrate(pool: pg.Pool, { until = Infinity }: { until?: number } = {}): Promise<string[]> {
+  const files = (await migrationFiles()).filter((file) => Number(file.slice(0, 3)) <= until);
   const client = await pool.connect();
   const applied: string[] = [];
   try {
@@ -40,4 +41,18 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     client.release();
   }
   return applied;
+}
+
+async function migrationFiles(): Promise<string[]> {
+  return (await readdir(migrationsDir)).filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f)).sort();
+}
+
+/** The migrations this build has that the database has not applied yet (all of them on an empty database). */
+export async function pendingMigrations(pool: pg.Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ version: number }>('SELECT version FROM schema_migrations').catch((error: { code?: string }) => {
+    if (error.code === '42P01') return { rows: [] }; // undefined_table: nothing applied yet
+    throw error;
+  });
+  const done = new Set(rows.map((r) => r.version));
+  return (await migrationFiles()).filter((file) => !done.has(Number(file.slice(0, 3))));
 }

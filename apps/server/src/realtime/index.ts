@@ -1,4 +1,5 @@
 // The realtime module (ARCHITECTURE.md): what the rest of the server uses.
+import type { Redis } from 'ioredis';
 import type { RealtimeHub } from './hub.js';
 import { createMemoryHub } from './memory-hub.js';
 import { createRedisHub } from './redis-hub.js';
@@ -7,7 +8,7 @@ export { registerRealtimeRoutes, type RealtimeRouteDeps } from './routes.js';
 export { MANUALS_CHANNEL, userChannel } from './channels.js';
 export type { RealtimeHub, RealtimeMessage, PresenceMember } from './hub.js';
 
-/** The configured hub: Redis pub/sub across instances when REDIS_URL is set, else in-process. */
-export function createRealtimeHub({ redisUrl, projectId }: { redisUrl?: string; projectId: string }): RealtimeHub {
-  return redisUrl ? createRedisHub({ url: redisUrl, prefix: `fieldassist:${projectId}:rt:` }) : createMemoryHub();
+/** The configured hub: Redis pub/sub across instances when REDIS_URL is set (its connection given), else in-process. */
+export function createRealtimeHub({ redis, projectId }: { redis?: Redis; projectId: string }): RealtimeHub {
+  return redis ? createRedisHub({ redis, prefix: `fieldassist:${projectId}:rt:` }) : createMemoryHub();
 }

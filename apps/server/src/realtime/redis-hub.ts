@@ -1,8 +1,9 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { HISTORY_PER_CHANNEL, type HubEvent, mergePresence, PRESENCE_TTL_MS, type PresenceMember, type RealtimeHub, type RealtimeMessage } from './hub.js';
 
 export interface RedisHubOptions {
-  url: string;
+  /** The server's command connection (shared, closed by its owner); pub/sub gets a duplicate of it. */
+  redis: Redis;
   /** Keys and pub/sub channels start with this, so projects can share one Redis. */
   prefix: string;
 }
@@ -22,9 +23,10 @@ const fromStream = (id: string, json: string): RealtimeMessage => ({ ...(JSON.pa
  * channel, live delivery through pub/sub, presence in a hash per channel whose entries
  * expire when their instance stops refreshing them.
  */
-export function createRedisHub({ url, prefix }: RedisHubOptions): RealtimeHub {
-  const commands = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+export function createRedisHub({ redis: commands, prefix }: RedisHubOptions): RealtimeHub {
   const subscriber = commands.duplicate();
+  // Connection errors are the same as the command connection's, which its owner logs.
+  subscriber.on('error', () => undefined);
   const key = {
     stream: (channel: string) => `${prefix}stream:${channel}`,
     presence: (channel: string) => `${prefix}presence:${channel}`,
@@ -92,7 +94,7 @@ export function createRedisHub({ url, prefix }: RedisHubOptions): RealtimeHub {
     },
     presence,
     async close() {
-      await Promise.all([subscriber.quit(), commands.quit()]).catch(() => undefined);
+      await subscriber.quit().catch(() => undefined);
     },
   };
 }

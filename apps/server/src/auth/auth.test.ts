@@ -79,6 +79,9 @@ describe('sign-in', () => {
     // Another address is not held back by the first one's guesses.
     const other = await app.inject({ method: 'POST', url: '/api/auth/signin/email', remoteAddress: '10.200.0.2', payload: { email: 'first@example.com', password: TEST_PASSWORD } });
     expect(other.statusCode).toBe(200);
+    // Nor another email from the same address: the count is per address and email.
+    const otherEmail = await app.inject({ method: 'POST', url: '/api/auth/signin/email', remoteAddress: '10.200.0.1', payload: { email: 'someone-else@example.com', password: 'guess-123456' } });
+    expect(otherEmail.statusCode).toBe(401);
   });
 });
 

@@ -40,6 +40,8 @@ const perEmail = (max: number, minutes: number) => ({
   rateLimit: {
     max,
     timeWindow: minutes * 60_000,
+    // Counted once the body is parsed: on the default onRequest hook the email is not there yet.
+    hook: 'preHandler' as const,
     keyGenerator: (request: FastifyRequest) => {
       const email = (request.body as Body | undefined)?.email;
       return `${request.ip}|${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;

@@ -106,7 +106,8 @@ export async function capturePage(options: CaptureOptions): Promise<Buffer> {
     }
     // Late requests (lazy images, fonts) get a short moment, not the whole budget.
     await page.waitForLoadState('networkidle', { timeout: Math.min(2000, remaining()) }).catch(() => undefined);
-    const height = options.fullPage ? await page.evaluate(() => document.documentElement.scrollHeight) : 0;
+    // A string runs in the page: the server is compiled without the DOM's types.
+    const height = options.fullPage ? await page.evaluate<number>('document.documentElement.scrollHeight') : 0;
     const clip = height > MAX_FULL_PAGE_HEIGHT ? { x: 0, y: 0, width: options.width, height: MAX_FULL_PAGE_HEIGHT } : undefined;
     return await page.screenshot({ type: 'png', fullPage: options.fullPage, clip, timeout: remaining(), animations: 'disabled' });
   } catch (error) {

@@ -5,6 +5,8 @@ import type { AiClient } from './ai/types.js';
 import type { AuthClient } from './auth/auth-client.js';
 import { createAuth } from './auth/index.js';
 import type { AuthOptions } from './auth/types.js';
+import { createData } from './data/index.js';
+import type { DataClient } from './data/types.js';
 import { createDb } from './db/index.js';
 import type { DbClient, Row } from './db/types.js';
 import { FieldAssistValidationError } from './errors.js';
@@ -42,6 +44,7 @@ export interface FieldAssistClient<Tables = UntypedTables> {
   readonly db: DbClient<Tables>;
   readonly ai: AiClient;
   readonly storage: StorageClient;
+  readonly data: DataClient;
   readonly realtime: RealtimeClient;
   readonly analytics: AnalyticsClient;
 }
@@ -85,6 +88,7 @@ export function createClient<Tables = UntypedTables>(options: ClientOptions): Fi
     db: createDb<Tables>(http, options.projectId),
     ai: createAi({ http, projectId: options.projectId, ...credentials }),
     storage: createStorage({ http, projectId: options.projectId, ...credentials }),
+    data: createData({ http, projectId: options.projectId }),
     realtime: createRealtime({
       http,
       projectId: options.projectId,

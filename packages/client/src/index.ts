@@ -51,6 +51,7 @@ export type {
   StorageLike,
   TokenSet,
 } from './auth/types.js';
+export type { DataClient, ExtractOptions } from './data/types.js';
 export type { DownloadOptions, DownloadResult, StorageClient, UploadOptions, UploadResult, UploadSource } from './storage/types.js';
 export type { PresenceUser, RealtimeChannel, RealtimeClient, RealtimeMessage, RealtimeState, WebSocketFactory, WebSocketLike } from './realtime/types.js';
 export { camelToSnake, snakeToCamel } from './case.js';

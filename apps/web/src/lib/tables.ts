@@ -47,8 +47,61 @@ export interface UserRoleRecord {
   assignedBy: string | null;
 }
 
+export interface ReleaseVersion {
+  id: string;
+  versionName: string;
+  releaseYear: number;
+  description: string | null;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string | null;
+}
+
+export type ProcessingStatus = 'pending' | 'processing' | 'ready' | 'failed';
+
+export interface Manual {
+  id: string;
+  versionId: string | null;
+  title: string;
+  fileUrl: string;
+  fileName: string;
+  fileSize: number;
+  fileType: string | null;
+  description: string | null;
+  documentType: 'manual' | 'system_planner';
+  technology: string | null;
+  datePublished: string | null;
+  partNumber: string | null;
+  createdAt: string;
+  updatedAt: string;
+  uploadedBy: string | null;
+  /** Set by the server's ingestion; pushed on the `manuals` channel as it changes. */
+  processingStatus: ProcessingStatus;
+  processingError: string | null;
+  pageCount: number | null;
+}
+
+export interface Tag {
+  id: string;
+  name: string;
+  color: string;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+export interface ManualTag {
+  id: string;
+  manualId: string;
+  tagId: string;
+  createdAt: string;
+}
+
 // The app's client is untyped (other screens add their own tables); these give the tables
 // this part of the app reads their row types.
 export const jobsTable = client.db.table('jobs') as unknown as TableClient<Job>;
 export const usersTable = client.db.table('users') as unknown as TableClient<UserRecord>;
 export const userRolesTable = client.db.table('userRoles') as unknown as TableClient<UserRoleRecord>;
+export const releaseVersionsTable = client.db.table('releaseVersions') as unknown as TableClient<ReleaseVersion>;
+export const manualsTable = client.db.table('manuals') as unknown as TableClient<Manual>;
+export const tagsTable = client.db.table('tags') as unknown as TableClient<Tag>;
+export const manualTagsTable = client.db.table('manualTags') as unknown as TableClient<ManualTag>;

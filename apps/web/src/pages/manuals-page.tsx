@@ -1,24 +1,110 @@
-import { BookOpen } from 'lucide-react';
+import type { AuthUser } from '@fieldassist/client';
+import { useEffect, useMemo, useState } from 'react';
+import { toast } from 'sonner';
 
-import { PageHeading } from '@/components/page-heading';
-import { Card, CardContent } from '@/components/ui/card';
+import { CreateTagDialog } from '@/components/library/create-tag-dialog';
+import { CreateVersionDialog } from '@/components/library/create-version-dialog';
+import { filterManuals, type LibraryFilter } from '@/components/library/filter-manuals';
+import { LibraryEmptyState } from '@/components/library/library-empty-state';
+import { LibraryFilters } from '@/components/library/library-filters';
+import { LibraryHeader, type LibraryDialog } from '@/components/library/library-header';
+import { ManualCard } from '@/components/library/manual-card';
+import { UploadManualFlow } from '@/components/library/upload-manual-flow';
+import { UserRolesDialog } from '@/components/library/user-roles-dialog';
+import { TabLoading } from '@/components/tab-loading';
+import { useLibrary } from '@/hooks/use-library';
+import { useLibraryRole } from '@/hooks/use-library-role';
+import { useLibraryRoles } from '@/hooks/use-library-roles';
+import { useManualStatus } from '@/hooks/use-manual-status';
+import { errorMessage } from '@/lib/error-message';
 
-/** The Manuals tab until the manual library arrives (issue 8): says so, shows no made-up data. */
-export function ManualsPage() {
+/** A failure toast with the server's reason (a denial message of SPEC.md section 6) under it. */
+const failed = (title: string, error: unknown) => {
+  console.warn(title, error);
+  toast.error(title, { description: errorMessage(error, '') || undefined });
+};
+
+// Runs a write and shows its toast; true when it worked, so a dialog knows to close.
+const withToasts = async (run: () => Promise<unknown>, success: string, failure: string) =>
+  run().then(
+    () => (toast.success(success), true),
+    (error: unknown) => (failed(failure, error), false),
+  );
+
+/** The Manual Library (SPEC.md section 2): filters, the card grid and the library's dialogs. */
+export function ManualsPage({ user }: { user: AuthUser }) {
+  const access = useLibraryRole(user.email);
+  const library = useLibrary(user.email);
+  const [dialog, setDialog] = useState<LibraryDialog | null>(null);
+  const userRoles = useLibraryRoles(user.email, access.isAdmin && dialog === 'roles');
+  const [filter, setFilter] = useState<LibraryFilter>({ search: '', versionId: 'all', tagIds: [] });
+  const { watch } = useManualStatus((_id, status) => {
+    if (status === 'ready') toast.success('Manual Processed', { description: 'AI can now answer questions about it' });
+    else toast.warning('Processing Warning', { description: 'Manual uploaded but content extraction failed. You can still download it.' });
+  });
+
+  const { versions, manuals, tags, manualTags } = library;
+  const loadError = [versions, manuals, tags, manualTags].find((query) => query.isError)?.error;
+  useEffect(() => {
+    if (loadError) failed('Failed to load data', loadError);
+  }, [loadError]);
+
+  const shown = useMemo(() => filterManuals(manuals.data ?? [], manualTags.data ?? [], filter), [manuals.data, manualTags.data, filter]);
+  const tagsOf = (manualId: string) => {
+    const ids = new Set((manualTags.data ?? []).filter((link) => link.manualId === manualId).map((link) => link.tagId));
+    return (tags.data ?? []).filter((tag) => ids.has(tag.id));
+  };
+
+  const deleteManual = (id: string) => {
+    if (!window.confirm('Are you sure you want to delete this manual?')) return;
+    void withToasts(() => library.deleteManual.mutateAsync(id), 'Manual deleted successfully', 'Failed to delete manual');
+  };
+
+  const removeRole = (id: string) => {
+    if (!window.confirm('Are you sure you want to remove this user role?')) return;
+    void withToasts(() => userRoles.remove.mutateAsync(id), 'User role removed', 'Failed to delete user role');
+  };
+
+  if (manuals.isPending || !access.loaded) return <TabLoading label="Loading manuals…" />;
+  const close = (open: boolean) => !open && setDialog(null);
   return (
-    <div className="mx-auto max-w-3xl">
-      <PageHeading title="Manual Library" subtitle="Technical manuals for your equipment" />
-      <Card>
-        <CardContent className="flex flex-col items-center gap-3 py-12 text-center sm:py-16">
-          <div className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
-            <BookOpen className="size-6" aria-hidden="true" />
-          </div>
-          <h2 className="text-lg font-semibold">The manual library arrives in a later release</h2>
-          <p className="max-w-md text-sm text-muted-foreground">
-            Uploading, tagging and searching manuals is not available yet. The AI Assistant already answers from manuals that are in the library.
-          </p>
-        </CardContent>
-      </Card>
+    <div>
+      <LibraryHeader count={manuals.data?.length ?? 0} canCreate={access.canCreate} isAdmin={access.isAdmin} onOpen={setDialog} />
+      <LibraryFilters filter={filter} versions={versions.data ?? []} tags={tags.data ?? []} onChange={setFilter} />
+      {shown.length === 0 ? (
+        <LibraryEmptyState canUpload={access.canCreate} />
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Manuals">
+          {shown.map((manual) => (
+            <ManualCard
+              key={manual.id}
+              manual={manual}
+              version={versions.data?.find((version) => version.id === manual.versionId)}
+              tags={tagsOf(manual.id)}
+              canDelete={access.isAdmin}
+              deleting={library.deleteManual.isPending && library.deleteManual.variables === manual.id}
+              onDelete={() => deleteManual(manual.id)}
+            />
+          ))}
+        </ul>
+      )}
+      <CreateVersionDialog
+        open={dialog === 'version'}
+        onOpenChange={close}
+        onCreate={(version) => withToasts(() => library.createVersion.mutateAsync(version), 'Release version created successfully', 'Failed to create version')}
+      />
+      <CreateTagDialog open={dialog === 'tag'} onOpenChange={close} onCreate={(tag) => withToasts(() => library.createTag.mutateAsync(tag), 'Tag created successfully', 'Failed to create tag')} />
+      <UploadManualFlow open={dialog === 'upload'} onClose={() => setDialog(null)} email={user.email} versions={versions.data ?? []} tags={tags.data ?? []} watch={(id) => void watch(id)} />
+      {access.isAdmin && (
+        <UserRolesDialog
+          open={dialog === 'roles'}
+          onOpenChange={close}
+          roles={userRoles.roles.data ?? []}
+          onAssign={(email, role) => withToasts(() => userRoles.assign.mutateAsync({ email, role }), `${email} assigned as ${role}`, 'Failed to assign user role')}
+          onRemove={(row) => removeRole(row.id)}
+          currentEmail={user.email}
+        />
+      )}
     </div>
   );
 }

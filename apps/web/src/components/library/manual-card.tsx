@@ -1,0 +1,71 @@
+import { Download, LoaderCircle, Trash2, TriangleAlert } from 'lucide-react';
+
+import { Badge } from '@/components/ui/badge';
+import { Button, buttonVariants } from '@/components/ui/button';
+import type { Manual, ReleaseVersion, Tag } from '@/lib/tables';
+import { cn } from '@/lib/utils';
+
+import { formatFileSize } from './format-file-size';
+
+type ManualCardProps = { manual: Manual; version?: ReleaseVersion; tags: Tag[]; canDelete: boolean; deleting: boolean; onDelete: () => void };
+
+function Fact({ term, value }: { term: string; value: string | null }) {
+  return (
+    <div className="flex gap-2">
+      <dt className="shrink-0 text-muted-foreground">{term}:</dt>
+      <dd className="min-w-0 truncate font-medium">{value || '—'}</dd>
+    </div>
+  );
+}
+
+/** One manual (SPEC.md section 2): its facts, tags, live processing state, Download and, for admins, delete. */
+export function ManualCard({ manual, version, tags, canDelete, deleting, onDelete }: ManualCardProps) {
+  const processing = manual.processingStatus === 'pending' || manual.processingStatus === 'processing';
+  return (
+    <li data-testid="manual" data-status={manual.processingStatus} className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm">
+      <div className="flex items-start justify-between gap-2">
+        <h3 className="min-w-0 font-semibold leading-snug break-words">{manual.title}</h3>
+        {version && <Badge className="border-primary/30 bg-primary/10 text-primary">{version.versionName}</Badge>}
+      </div>
+      <dl className="grid gap-1 text-sm">
+        <Fact term="Technology" value={manual.technology} />
+        <Fact term="Part number" value={manual.partNumber} />
+        <Fact term="Published" value={manual.datePublished} />
+        <Fact term="File" value={`${manual.fileName} (${formatFileSize(manual.fileSize)})`} />
+      </dl>
+      {manual.description && <p className="text-sm text-muted-foreground">{manual.description}</p>}
+      {tags.length > 0 && (
+        <ul className="flex flex-wrap gap-1.5" aria-label="Tags">
+          {tags.map((tag) => (
+            <li key={tag.id}>
+              <Badge style={{ borderColor: tag.color, backgroundColor: `color-mix(in srgb, ${tag.color} 15%, transparent)` }}>{tag.name}</Badge>
+            </li>
+          ))}
+        </ul>
+      )}
+      {processing && (
+        <p role="status" className="flex items-center gap-2 text-sm text-primary">
+          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" />
+          Processing content...
+        </p>
+      )}
+      {manual.processingStatus === 'failed' && (
+        <p className="flex items-start gap-2 text-sm text-amber-700" title={manual.processingError ?? undefined}>
+          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          Content could not be extracted; the file can still be downloaded.
+        </p>
+      )}
+      <div className="mt-auto flex gap-2 pt-1">
+        <a href={manual.fileUrl} target="_blank" rel="noopener noreferrer" className={cn(buttonVariants({ variant: 'outline' }), 'flex-1')}>
+          <Download aria-hidden="true" />
+          Download<span className="sr-only"> {manual.title}</span>
+        </a>
+        {canDelete && (
+          <Button variant="outline" size="icon" className="text-destructive hover:text-destructive" onClick={onDelete} disabled={deleting} aria-label={`Delete ${manual.title}`}>
+            <Trash2 aria-hidden="true" />
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}

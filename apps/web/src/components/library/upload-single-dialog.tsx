@@ -1,0 +1,102 @@
+import { useId, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Progress } from '@/components/ui/progress';
+import type { StoredFile } from '@/hooks/use-manual-upload';
+import { errorMessage } from '@/lib/error-message';
+import type { ReleaseVersion } from '@/lib/tables';
+
+import { FileField } from './file-field';
+import type { ExtractedMetadata } from './manual-metadata';
+import { VersionSelect } from './version-select';
+
+export interface UploadedManual {
+  stored: StoredFile;
+  versionId: string;
+  metadata: ExtractedMetadata;
+}
+
+type Steps = {
+  store: (file: File, onProgress: (percent: number) => void) => Promise<StoredFile>;
+  readMetadata: (fileUrl: string, fileName: string) => Promise<{ metadata: ExtractedMetadata }>;
+};
+
+type UploadSingleDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; versions: ReleaseVersion[]; steps: Steps; onUploaded: (uploaded: UploadedManual) => void };
+
+/** 'Upload Single Manual': a version and a file; Upload stores it with progress, then reads its details. */
+export function UploadSingleDialog({ open, onOpenChange, versions, steps, onUploaded }: UploadSingleDialogProps) {
+  const id = useId();
+  const [versionId, setVersionId] = useState('');
+  const [file, setFile] = useState<File>();
+  const [progress, setProgress] = useState<number>();
+  const [reading, setReading] = useState(false);
+  const [problem, setProblem] = useState<string>();
+  const busy = progress !== undefined;
+
+  const reset = () => {
+    setVersionId('');
+    setFile(undefined);
+    setProgress(undefined);
+    setReading(false);
+    setProblem(undefined);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) return setProblem('Please select a file to upload');
+    if (!versionId) return setProblem('Please select a release version');
+    setProblem(undefined);
+    setProgress(0);
+    try {
+      const stored = await steps.store(file, setProgress);
+      setReading(true);
+      const { metadata } = await steps.readMetadata(stored.publicUrl, file.name);
+      onUploaded({ stored, versionId, metadata });
+      reset();
+    } catch (error) {
+      console.warn('Uploading the manual failed', error);
+      toast.error('Failed to upload manual', { description: errorMessage(error, '') || undefined });
+      setProgress(undefined);
+      setReading(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !busy && (next || reset(), onOpenChange(next))}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Upload Single Manual</DialogTitle>
+          <DialogDescription>The title, technology, date and part number are read from the file for you to check.</DialogDescription>
+        </DialogHeader>
+        <form onSubmit={(event) => void submit(event)} className="grid gap-4" noValidate>
+          <div className="grid gap-2">
+            <span id={`${id}-version`} className="text-sm leading-none font-medium">
+              Release Version
+            </span>
+            <VersionSelect versions={versions} value={versionId} onChange={setVersionId} labelId={`${id}-version`} placeholder="Select a version" />
+            {versions.length === 0 && <p className="text-xs text-muted-foreground">No versions yet: create one with New Version first.</p>}
+          </div>
+          <FileField id={`${id}-file`} label="Manual File" disabled={busy} onPick={(files) => setFile(files[0])} />
+          {busy && (
+            <div className="grid gap-1.5" aria-live="polite">
+              <Progress value={reading ? 100 : progress} aria-label="Upload progress" />
+              <p className="text-xs text-muted-foreground">{reading ? 'Reading the cover page…' : `Uploading… ${progress}%`}</p>
+            </div>
+          )}
+          {problem && <Alert>{problem}</Alert>}
+          <DialogFooter>
+            <Button type="button" variant="outline" disabled={busy} onClick={() => (reset(), onOpenChange(false))}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? 'Uploading…' : 'Upload'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,62 @@
+import { useCallback, useState } from 'react';
+
+import { useManualUpload, type StoredFile } from '@/hooks/use-manual-upload';
+
+/** Per-file progress in percent; -1 is shown as 'Failed' (SPEC.md section 4). */
+export interface BulkFileState {
+  name: string;
+  progress: number;
+  error?: string;
+}
+
+export const FAILED = -1;
+
+/**
+ * Bulk upload (SPEC.md section 4): one file at a time, no review, metadata saved as read.
+ * Progress 20%, up to 70% while the file is sent, 75% stored, 85% metadata read, 100% saved.
+ * A file whose text cannot be read at all is not saved: nobody reviews a bulk upload, so
+ * an unreadable document would sit in the library as an empty 'Unknown' (issue 8).
+ * There is no fixed wait between files: only the server's rate-limit answers slow it down.
+ */
+export function useManualBulkUpload(email: string) {
+  const steps = useManualUpload(email);
+  const [files, setFiles] = useState<BulkFileState[]>([]);
+  const [running, setRunning] = useState(false);
+
+  const run = useCallback(
+    async (picked: File[], versionId: string): Promise<{ succeeded: number; failed: number }> => {
+      const set = (index: number, change: Partial<BulkFileState>) => setFiles((all) => all.map((state, i) => (i === index ? { ...state, ...change } : state)));
+      setFiles(picked.map((file) => ({ name: file.name, progress: 0 })));
+      setRunning(true);
+      let succeeded = 0;
+      try {
+        for (const [index, file] of picked.entries()) {
+          let stored: StoredFile | undefined;
+          try {
+            set(index, { progress: 20 });
+            stored = await steps.store(file, (percent) => set(index, { progress: 20 + Math.round(percent / 2) }));
+            set(index, { progress: 75 });
+            const { metadata, unreadable } = await steps.readMetadata(stored.publicUrl, file.name);
+            if (unreadable) throw new Error(unreadable);
+            set(index, { progress: 85 });
+            await steps.save(stored, { ...metadata, versionId, tagIds: [] });
+            set(index, { progress: 100 });
+            succeeded += 1;
+          } catch (error) {
+            console.warn(`Bulk upload of ${file.name} failed`, error);
+            if (stored) void steps.discard(stored.path);
+            set(index, { progress: FAILED, error: error instanceof Error ? error.message : undefined });
+          }
+        }
+      } finally {
+        setRunning(false);
+      }
+      return { succeeded, failed: picked.length - succeeded };
+    },
+    [steps],
+  );
+
+  const reset = useCallback(() => setFiles([]), []);
+
+  return { files, running, run, reset };
+}

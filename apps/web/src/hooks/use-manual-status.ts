@@ -1,0 +1,71 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
+
+import { MANUALS_KEY } from '@/hooks/use-library';
+import { client } from '@/lib/client';
+import { manualsTable, type Manual, type ProcessingStatus } from '@/lib/tables';
+
+interface StatusChange {
+  manualId: string;
+  status: ProcessingStatus;
+  error: string | null;
+  pageCount: number | null;
+}
+
+type Finished = (manualId: string, status: 'ready' | 'failed') => void;
+
+const isFinal = (status: ProcessingStatus): status is 'ready' | 'failed' => status === 'ready' || status === 'failed';
+
+/**
+ * Keeps each card's processing status live from the `manuals` channel, without a reload,
+ * and tells `onFinished` when a manual passed to `watch` is ready or has failed.
+ */
+export function useManualStatus(onFinished: Finished) {
+  const queryClient = useQueryClient();
+  const watched = useRef(new Set<string>());
+  const finished = useRef(onFinished);
+  useEffect(() => {
+    finished.current = onFinished;
+  });
+
+  const settle = useCallback((manualId: string, status: ProcessingStatus) => {
+    if (!isFinal(status) || !watched.current.delete(manualId)) return;
+    finished.current(manualId, status);
+  }, []);
+
+  useEffect(() => {
+    let leave: (() => Promise<void>) | undefined;
+    let gone = false;
+    const apply = ({ manualId, status, error, pageCount }: StatusChange) => {
+      const rows = queryClient.getQueryData<Manual[]>(MANUALS_KEY);
+      // A manual this list has not loaded yet (saved elsewhere a moment ago): load it.
+      if (!rows?.some((row) => row.id === manualId)) void queryClient.invalidateQueries({ queryKey: MANUALS_KEY });
+      else queryClient.setQueryData<Manual[]>(MANUALS_KEY, rows.map((row) => (row.id === manualId ? { ...row, processingStatus: status, processingError: error, pageCount } : row)));
+      settle(manualId, status);
+    };
+    client.realtime
+      .subscribe('manuals', (message) => {
+        if (message.type === 'manual.status') apply(message.data as StatusChange);
+      })
+      .then(
+        (channel) => (gone ? void channel.unsubscribe() : (leave = () => channel.unsubscribe())),
+        (error: unknown) => console.warn('Live manual status is off:', error),
+      );
+    return () => {
+      gone = true;
+      void leave?.();
+    };
+  }, [queryClient, settle]);
+
+  /** Reports this manual's outcome once; a manual already finished when saved is reported at once. */
+  const watch = useCallback(
+    async (manualId: string) => {
+      watched.current.add(manualId);
+      const row = await manualsTable.get(manualId).catch(() => null);
+      if (row) settle(manualId, row.processingStatus);
+    },
+    [settle],
+  );
+
+  return { watch };
+}

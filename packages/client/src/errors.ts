@@ -6,6 +6,8 @@ export interface FieldAssistErrorInit {
   /** The HTTP status, 0 when no response was received. */
   status: number;
   details?: unknown;
+  /** How long the server asked the client to wait before trying again (a 429's or 503's Retry-After). */
+  retryAfterMs?: number;
 }
 
 /** SPEC.md §8: only these codes are worth retrying. */
@@ -23,14 +25,16 @@ export class FieldAssistError extends Error {
   readonly status: number;
   readonly details: unknown;
   readonly retryable: boolean;
+  readonly retryAfterMs?: number;
 
-  constructor({ message, code, status, details }: FieldAssistErrorInit) {
+  constructor({ message, code, status, details, retryAfterMs }: FieldAssistErrorInit) {
     super(message);
     this.name = 'FieldAssistError';
     this.code = code;
     this.status = status;
     this.details = details;
     this.retryable = RETRYABLE_CODES.has(code);
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -119,17 +123,25 @@ function nestedError(body: unknown): unknown {
  * code = `error.code` → `code` → UNAUTHORIZED (401) / VALIDATION_ERROR (400) / NETWORK_ERROR;
  * class = auth (401), validation (400), network (anything else, with its status).
  */
-export function errorFromResponse(status: number, body: unknown): FieldAssistError {
+export function errorFromResponse(status: number, body: unknown, headers?: Headers): FieldAssistError {
   const inner = nestedError(body);
   const errorText = stringField(body, 'error');
   const detailsText = stringField(body, 'details');
   const composed = errorText && detailsText ? `${errorText}: ${detailsText}` : (errorText ?? detailsText);
   const message = stringField(inner, 'message') ?? stringField(body, 'message') ?? composed ?? `HTTP ${status}`;
   const fallbackCode = status === 401 ? 'UNAUTHORIZED' : status === 400 ? 'VALIDATION_ERROR' : 'NETWORK_ERROR';
-  const init = { message, code: stringField(inner, 'code') ?? stringField(body, 'code') ?? fallbackCode, status, details: body };
+  const init = { message, code: stringField(inner, 'code') ?? stringField(body, 'code') ?? fallbackCode, status, details: body, retryAfterMs: retryAfterOf(headers) };
   if (status === 401) return new FieldAssistAuthError(init);
   if (status === 400) return new FieldAssistValidationError(init);
   return new FieldAssistNetworkError(init);
+}
+
+/** Retry-After as seconds or an HTTP date, in ms from now; undefined when absent or unreadable. */
+export function retryAfterOf(headers?: Headers): number | undefined {
+  const value = headers?.get('retry-after')?.trim();
+  if (!value) return undefined;
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
 /** A request that never produced a response (fetch threw, or a success body could not be read). */

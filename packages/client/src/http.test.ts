@@ -31,6 +31,20 @@ async function failure(promise: Promise<unknown>): Promise<FieldAssistError> {
 }
 
 describe('createHttpCore', () => {
+  it("carries a 429's Retry-After (seconds or a date) on the error, so callers wait as asked", async () => {
+    const limited = (retryAfter: string) =>
+      new Response(JSON.stringify({ error: 'Too many attempts. Please wait a moment and try again.', code: 'RATE_LIMITED' }), {
+        status: 429,
+        headers: { 'Content-Type': 'application/json', 'Retry-After': retryAfter },
+      });
+    const { fetch } = recorder(limited('7'), limited(new Date(Date.now() + 60_000).toUTCString()), json({ error: 'x' }, 503));
+    const http = core(fetch);
+    const first = await failure(http.request({ path: '/ai/p/object' }));
+    expect(first).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryable: true, retryAfterMs: 7000 });
+    expect((await failure(http.request({ path: '/ai/p/object' }))).retryAfterMs).toBeGreaterThan(50_000);
+    expect((await failure(http.request({ path: '/ai/p/object' }))).retryAfterMs).toBeUndefined();
+  });
+
   it('sends JSON with the content type on every method and the secret key as bearer', async () => {
     const { sent, fetch } = recorder(json([]), json({ ok: 1 }));
     const http = core(fetch, { secretKey: 'sk', getAccessToken: () => 'user-token' });

@@ -105,7 +105,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
         const fresh = await options.refreshAccessToken();
         if (fresh) response = await send(req, target, fresh);
       }
-      if (!response.ok) throw errorFromResponse(response.status, await decodeError(response));
+      if (!response.ok) throw errorFromResponse(response.status, await decodeError(response), response.headers);
       const data = (await decodeSuccess(response)) as T;
       return { data, status: response.status, headers: response.headers };
     } catch (error) {

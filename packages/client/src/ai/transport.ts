@@ -68,7 +68,7 @@ export function createAiTransport(options: AiTransportOptions) {
           const fresh = await options.refreshAccessToken();
           if (fresh) response = await send(path, body, signal, fresh);
         }
-        if (!response.ok) throw errorFromResponse(response.status, await errorBodyOf(response));
+        if (!response.ok) throw errorFromResponse(response.status, await errorBodyOf(response), response.headers);
         if (!response.body) throw new Error('The response has no body');
         return await read(response.body);
       } catch (error) {

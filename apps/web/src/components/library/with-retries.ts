@@ -6,16 +6,8 @@ export function isTransient(error: unknown): boolean {
   return error.retryable || [0, 408, 429, 502, 503, 504].includes(error.status);
 }
 
-/**
- * How long the server asked us to wait, in ms, when its answer said so (a `retryAfter` in
- * seconds in the error body); undefined otherwise, and the caller backs off on its own.
- */
-function retryAfterMs(error: unknown): number | undefined {
-  if (!isFieldAssistError(error)) return undefined;
-  const details = error.details as { retryAfter?: unknown; retry_after?: unknown } | null | undefined;
-  const seconds = Number(details?.retryAfter ?? details?.retry_after);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
-}
+/** How long the server asked us to wait (its Retry-After); undefined, and the caller backs off on its own. */
+const retryAfterMs = (error: unknown) => (isFieldAssistError(error) ? error.retryAfterMs : undefined);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

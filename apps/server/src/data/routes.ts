@@ -53,7 +53,10 @@ async function readUpload(request: FastifyRequest, maxUploadBytes: number): Prom
       const limit = maxUploadBytes >= 1024 * 1024 ? `${Math.round(maxUploadBytes / 1024 / 1024)}MB` : `${Math.round(maxUploadBytes / 1024)}KB`;
       throw new ApiError('PAYLOAD_TOO_LARGE', `File size exceeds maximum allowed size (${limit})`);
     }
-    throw error;
+    // The parser's own limits carry a 4xx status; a cut-off or malformed form (busboy's
+    // "Unexpected end of form", "Malformed part header") carries none and is the caller's fault too.
+    if ((error as { statusCode?: number }).statusCode) throw error;
+    throw new ApiError('VALIDATION_ERROR', 'extract-from-blob: the multipart body is malformed or cut off');
   }
   if (!file) throw needsMultipart();
   const fields = ZExtractFromBlobFields.safeParse(raw);

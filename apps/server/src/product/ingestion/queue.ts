@@ -78,3 +78,26 @@ export async function releaseJob(pool: pg.Pool, job: ClaimedJob, workerId: strin
   );
   return Boolean(rowCount);
 }
+
+/**
+ * Ends the leases of running jobs whose worker was a process of this host that is gone (killed,
+ * crashed), so a restarted server resumes them at once instead of after the lease. A worker id
+ * is `host:pid:random`; a job of our own pid locked before this process started belongs to an
+ * earlier process that had the same pid (a container's pid 1 after a restart).
+ */
+export async function expireLeasesOfDeadWorkers(pool: pg.Pool, host: string, isAlive: (pid: number) => boolean): Promise<number> {
+  const startedAt = new Date(Date.now() - process.uptime() * 1000);
+  const { rows } = await pool.query<{ id: string; locked_by: string; updated_at: Date }>(
+    `SELECT id, locked_by, updated_at FROM ingestion_jobs WHERE status = 'running' AND locked_until > now() AND starts_with(locked_by, $1)`,
+    [`${host}:`],
+  );
+  const dead = rows.filter(({ locked_by: lockedBy, updated_at: lockedAt }) => {
+    const pid = Number(lockedBy.slice(host.length + 1).split(':')[0]);
+    if (!Number.isInteger(pid)) return false;
+    return pid === process.pid ? lockedAt < startedAt : !isAlive(pid);
+  });
+  for (const job of dead) {
+    await pool.query(`UPDATE ingestion_jobs SET locked_until = now() WHERE id = $1 AND locked_by = $2 AND status = 'running'`, [job.id, job.locked_by]);
+  }
+  return dead.length;
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type IngestionDeps, ingestManual } from './ingest-manual.js';
-import { claimJob, renewLease } from './queue.js';
+import { claimJob, expireLeasesOfDeadWorkers, renewLease } from './queue.js';
 
 export interface WorkerOptions {
   leaseSeconds?: number;
@@ -52,6 +52,8 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
   });
 
   const loop = (async () => {
+    // Manuals a killed server of this host was ingesting are taken up again now, not after the lease.
+    await expireLeasesOfDeadWorkers(deps.pool, hostname(), isAlive).catch((error: Error) => deps.log(`ingestion worker: ${error.message}`));
     while (running) {
       try {
         if (!listener) await listen();
@@ -86,6 +88,16 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
       listener?.drop();
     },
   };
+}
+
+/** Whether a process of this host still runs (signal 0 only checks; EPERM means it runs as another user). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function collectGarbage(deps: IngestionDeps) {

@@ -391,4 +391,19 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
       await close();
     }
   });
+
+  test('a Word file goes through the same review: its title corrected, then processed', async () => {
+    const { close, errors, library, page } = await openLibrary(adminEmail);
+    try {
+      const docx = await wordFile(`chiller_guide_${viewport}.docx`, ['Chiller start-up guide', 'Open the isolation valves before starting the compressor.']);
+      await library.uploadSingle({ file: docx, version: 'Series 4 (2022)' });
+      await library.field('Title').fill(`Chiller start-up guide (${viewport})`);
+      await library.dialog.getByRole('button', { name: 'Save Manual' }).click();
+      await library.manual(`Chiller start-up guide (${viewport})`).and(page.locator('[data-status="ready"]')).waitFor({ timeout: 30_000 });
+      await saveScreenshot(page, `library-docx-${viewport}`);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 });

@@ -206,7 +206,10 @@ async function fetchText(url: string, serviceKey: string): Promise<{ status: num
 async function verify(opts: { pool: pg.Pool; appUrl: string; baselineUrl: string; path: (user: string) => string; serviceKey: string; users: string[] }) {
   const samples = [opts.users[0]!, opts.users[Math.floor(opts.users.length / 2)]!, opts.users.at(-1)!];
   for (const user of samples) {
-    const { result: app, queries } = await capturingQueries(opts.pool, () => fetchText(opts.appUrl + opts.path(user), opts.serviceKey));
+    const { result: app, queries: all } = await capturingQueries(opts.pool, () => fetchText(opts.appUrl + opts.path(user), opts.serviceKey));
+    // The ingestion worker polls on the same pool in the background (plain-text queries); the
+    // REST compiler sends query objects.
+    const queries = all.filter((query) => typeof query === 'object');
     const baseline = await fetchText(opts.baselineUrl + opts.path(user), opts.serviceKey);
     if (app.status !== 200 || baseline.status !== 200) {
       throw new Error(`verification: status app ${app.status}, baseline ${baseline.status} for ${user}: ${app.text.slice(0, 200)}`);

@@ -7,37 +7,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { makePdf, manualPageLines } from '../../apps/server/src/data/fixtures/make-documents.js';
-import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.js';
 import { migrate } from '../../apps/server/src/db/migrate.js';
 import { createPool } from '../../apps/server/src/db/pool.js';
 import { createFileStore } from '../../apps/server/src/storage/index.js';
+import type { Cleanups } from '../tools/database.js';
 
-export type Cleanups = (() => Promise<unknown>)[];
-
-/** TEST_DATABASE_URL or DATABASE_URL (a fresh fa_bench_<random> database there), else embedded PostgreSQL. */
-export async function openDatabase(cleanups: Cleanups, log: (message: string) => void): Promise<{ url: string; kind: string }> {
-  const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  if (serverUrl) {
-    const name = `fa_bench_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    cleanups.push(() => admin.end());
-    await admin.query(`CREATE DATABASE "${name}"`);
-    cleanups.push(() => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return { url: url.toString(), kind: `${process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL' : 'DATABASE_URL'} (database ${name})` };
-  }
-  const dataDir = await mkdtemp(join(tmpdir(), 'fieldassist-bench-pg-'));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const embedded = await startEmbeddedPostgres({ dataDir, log });
-  cleanups.push(() => embedded.stop());
-  return { url: embedded.url, kind: 'embedded PostgreSQL (temporary data dir)' };
-}
+export { type Cleanups, openBenchDatabase as openDatabase } from '../tools/database.js';
 
 /** A small deterministic PRNG, so every run makes the same manual. */
 function mulberry32(seed: number) {

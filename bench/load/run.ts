@@ -14,7 +14,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { createBenchDatabase } from '../tools/database.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,19 +38,8 @@ async function rssMb(pid: number): Promise<number> {
 
 /** A fresh database on TEST_DATABASE_URL / DATABASE_URL when set (dropped at the end), else the embedded one. */
 async function databaseEnv(): Promise<Record<string, string>> {
-  const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  if (!serverUrl) return {};
-  const name = `fa_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  cleanups.push(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
-  });
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { DATABASE_URL: url.toString() };
+  const database = await createBenchDatabase(cleanups);
+  return database ? { DATABASE_URL: database.url } : {};
 }
 
 async function startServer(): Promise<{ base: string; child: ChildProcess }> {

@@ -7,12 +7,11 @@
  *   npx tsx bench/realtime/run.ts [--clients 500] [--channels 50] [--rate 10] [--duration 60]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { createBenchDatabase } from '../tools/database.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -81,20 +80,8 @@ async function benchApp() {
   const dataDir = await mkdtemp(join(tmpdir(), 'fa-bench-rt-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SIGNUP_MODE: 'open', LOG_LEVEL: 'warn', NODE_ENV: 'production', SMTP_URL: '' };
-  const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  if (serverUrl) {
-    const name = `fa_bench_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    cleanups.push(async () => {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    });
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    env.DATABASE_URL = url.toString();
-  }
+  const database = await createBenchDatabase(cleanups); // else the server starts its embedded one
+  if (database) env.DATABASE_URL = database.url;
   const server = start(['apps/server/src/main.ts'], env);
   const base = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${base}/healthz`)).ok, 'the app');

@@ -24,8 +24,8 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
@@ -33,10 +33,10 @@ import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import type autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
+import { openBenchDatabase } from '../tools/database.js';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
-import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.js';
 import { migrate } from '../../apps/server/src/db/migrate.js';
 import { createPool } from '../../apps/server/src/db/pool.js';
 import type { LoadJob } from './load.js';
@@ -90,25 +90,7 @@ async function cleanup() {
 
 // ---------------------------------------------------------------- database
 
-async function openDatabase(): Promise<{ url: string; kind: string }> {
-  const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  if (serverUrl) {
-    const name = `fa_bench_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    cleanups.push(() => admin.end());
-    await admin.query(`CREATE DATABASE "${name}"`);
-    cleanups.push(() => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return { url: url.toString(), kind: `${process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL' : 'DATABASE_URL'} (database ${name})` };
-  }
-  const dataDir = await mkdtemp(join(tmpdir(), 'fieldassist-bench-pg-'));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const embedded = await startEmbeddedPostgres({ dataDir, log });
-  cleanups.push(() => embedded.stop());
-  return { url: embedded.url, kind: 'embedded PostgreSQL (temporary data dir)' };
-}
+const openDatabase = () => openBenchDatabase(cleanups, log);
 
 /** A small deterministic PRNG, so every run seeds the same rows. */
 function mulberry32(seed: number) {

@@ -1,10 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// Unit and integration tests of the server and the client SDK. Each test file gets its
-// own database cloned from a migrated template (apps/server/src/test-support).
+// Unit and integration tests of the server, the client SDK and the web app's plain logic. Each
+// test file gets its own database cloned from a migrated template (apps/server/src/test-support).
 export default defineConfig({
+  // The web app's code imports the SDK by name: from its source, as Vite does, not a build.
+  resolve: { alias: { '@fieldassist/client': fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)) } },
   test: {
-    include: ['apps/server/src/**/*.test.ts', 'packages/client/src/**/*.test.ts', 'packages/client/test/**/*.test.ts'],
+    include: ['apps/server/src/**/*.test.ts', 'packages/client/src/**/*.test.ts', 'packages/client/test/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
     globalSetup: ['apps/server/src/test-support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,5 +1,6 @@
 // AI calls are limited per signed-in user (AI_RATE_LIMIT_PER_MINUTE), across all AI routes.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type FieldAssistError } from '../../../../packages/client/src/index.js';
 import { signUpUser } from '../test-support/users.js';
 import { startAiApp } from './test-support/ai-app.js';
 
@@ -27,5 +28,18 @@ describe('the per-user AI rate limit', () => {
   it('does not count the service key', async () => {
     const service = { authorization: `Bearer ${server.serviceKey}` };
     for (let i = 0; i < 5; i++) expect((await call('text', service)).statusCode).toBe(200);
+  });
+});
+
+describe('through the client SDK', () => {
+  it("a refused call carries the server's Retry-After, so the app waits as long as it is told", async () => {
+    const user = await signUpUser(server.app, { role: 'technician', projectId: server.projectId });
+    const client = createClient({ projectId: server.projectId, baseUrl: server.url, auth: { mode: 'headless' }, getAccessToken: () => user.accessToken });
+    const schema = { type: 'object' as const, properties: { title: { type: 'string' } } };
+    for (let i = 0; i < 3; i++) await client.ai.generateObject({ prompt: 'Pump manual', schema });
+    const refused = (await client.ai.generateObject({ prompt: 'Pump manual', schema }).catch((e: unknown) => e)) as FieldAssistError;
+    expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryable: true });
+    expect(refused.retryAfterMs).toBeGreaterThan(0);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(60_000);
   });
 });

@@ -27,7 +27,7 @@ export interface AiTransportOptions {
 export function asAiError(error: unknown): FieldAssistError {
   if (!(error instanceof FieldAssistError)) return networkError(error);
   if (error instanceof FieldAssistAuthError || error instanceof FieldAssistValidationError || error instanceof FieldAssistAIError || error.status === 0) return error;
-  return new FieldAssistAIError({ message: error.message, code: error.code, status: error.status, details: error.details });
+  return new FieldAssistAIError({ message: error.message, code: error.code, status: error.status, details: error.details, retryAfterMs: error.retryAfterMs });
 }
 
 async function errorBodyOf(response: Response): Promise<unknown> {

@@ -10,7 +10,7 @@ const invalidResponse = (what: string) => new FieldAssistDataError({ message: `I
 function asDataError(error: unknown): FieldAssistError {
   if (!(error instanceof FieldAssistError)) return networkError(error);
   if (error instanceof FieldAssistAuthError || error instanceof FieldAssistValidationError || error instanceof FieldAssistDataError || error.status === 0) return error;
-  return new FieldAssistDataError({ message: error.message, code: error.code, status: error.status, details: error.details });
+  return new FieldAssistDataError({ message: error.message, code: error.code, status: error.status, details: error.details, retryAfterMs: error.retryAfterMs });
 }
 
 export function createData({ http, projectId }: { http: HttpCore; projectId: string }): DataClient {

@@ -20,5 +20,5 @@ export const invalidResponse = (what: string) =>
 export function asStorageError(error: unknown): FieldAssistError {
   if (!(error instanceof FieldAssistError)) return networkError(error);
   if (error instanceof FieldAssistAuthError || error instanceof FieldAssistValidationError || error instanceof FieldAssistStorageError || error.status === 0) return error;
-  return new FieldAssistStorageError({ message: error.message, code: error.code, status: error.status, details: error.details });
+  return new FieldAssistStorageError({ message: error.message, code: error.code, status: error.status, details: error.details, retryAfterMs: error.retryAfterMs });
 }

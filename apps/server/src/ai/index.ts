@@ -1,4 +1,5 @@
 // The AI module (ARCHITECTURE.md): what the rest of the server uses.
+import type { Config } from '../config.js';
 import { safeFetch } from '../data/safe-fetch.js';
 import { createLocalProvider } from './local.js';
 import { createOpenAiCompatibleProvider } from './openai-compatible.js';
@@ -10,17 +11,8 @@ export { extractManualMetadata, parseFileName, type ManualMetadata } from './man
 export { NO_MODEL_ANSWER } from './local.js';
 export type * from './provider.js';
 
-export interface AiConfig {
-  /** AI_BASE_URL; unset: the local provider (no network). */
-  aiBaseUrl?: string;
-  aiApiKey?: string;
-  aiModel: string;
-  aiImageModel: string;
-  aiSpeechModel: string;
-  aiTranscribeModel: string;
-  aiTimeoutMs: number;
-  aiMaxOutputTokens: number;
-}
+/** The settings the AI drivers read (config.ts documents each). */
+export type AiConfig = Pick<Config, 'aiBaseUrl' | 'aiApiKey' | 'aiModel' | 'aiImageModel' | 'aiSpeechModel' | 'aiTranscribeModel' | 'aiTimeoutMs' | 'aiMaxOutputTokens'>;
 
 export interface AiProviderDeps {
   /** Stores generated images and speech; returns the public URL (the storage module). */

@@ -5,6 +5,7 @@ import { ApiError } from '../errors.js';
 import { PEER_PNG, PEER_TRANSCRIPT, startOpenAiPeer, type OpenAiPeer } from '../test-support/openai-peer.js';
 import { createOpenAiCompatibleProvider } from './openai-compatible.js';
 import { startAiApp, storedFileUrl } from './test-support/ai-app.js';
+import { dataParts, readSseLines } from '../test-support/sse.js';
 
 let peer: OpenAiPeer;
 let server: Awaited<ReturnType<typeof startAiApp>>;
@@ -20,24 +21,6 @@ function post(route: string, body: unknown, headers: Record<string, string> = se
   return fetch(`${server.url}/api/ai/${server.projectId}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 }
 
-/** Reads an SSE body line by line, calling `onLine` as each line arrives. */
-async function readLines(response: Response, onLine: (line: string) => void = () => undefined): Promise<string[]> {
-  const lines: string[] = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of response.body!) {
-    buffer += decoder.decode(chunk, { stream: true });
-    const complete = buffer.split('\n');
-    buffer = complete.pop()!;
-    for (const line of complete) {
-      lines.push(line);
-      onLine(line);
-    }
-  }
-  return lines;
-}
-
-const dataParts = (lines: string[]) => lines.filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice(6)));
 
 describe('POST /api/ai/:projectId/text, streamed', () => {
   it('relays the answer in the UI message stream framing, chunk by chunk as the peer sends it', async () => {
@@ -48,7 +31,7 @@ describe('POST /api/ai/:projectId/text, streamed', () => {
     expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
 
     let peerStateAtFirstDelta: { active: number; completed: number } | undefined;
-    const lines = await readLines(response, (line) => {
+    const lines = await readSseLines(response, (line) => {
       if (!peerStateAtFirstDelta && line.includes('"text-delta"')) peerStateAtFirstDelta = { active: peer.activeStreams, completed: peer.completedStreams };
     });
     // The first delta reached us while the peer was still writing the rest.
@@ -78,7 +61,7 @@ describe('POST /api/ai/:projectId/text, streamed', () => {
       maxTokens: 50_000,
       temperature: 0.2,
     });
-    await readLines(response);
+    await readSseLines(response);
     const [sent] = peer.chatRequests();
     expect(sent).toMatchObject({ model: 'peer-model', max_tokens: 2000, temperature: 0.2, stream: true, stream_options: { include_usage: true } });
     expect(sent!.messages).toEqual([
@@ -105,7 +88,7 @@ describe('POST /api/ai/:projectId/text, streamed', () => {
     peer.failNext(1, { status: 429, retryAfter: 0 });
     const response = await post('text', { prompt: 'Hi', stream: true });
     expect(response.status).toBe(200);
-    expect(dataParts(await readLines(response)).filter((p) => p.type === 'text-delta').map((p) => p.delta).join('')).toBe('Hello from the peer.');
+    expect(dataParts(await readSseLines(response)).filter((p) => p.type === 'text-delta').map((p) => p.delta).join('')).toBe('Hello from the peer.');
     expect(peer.chatRequests()).toHaveLength(2);
   });
 
@@ -138,7 +121,7 @@ describe('POST /api/ai/:projectId/text, streamed', () => {
     peer.set({ reply: 'one two three four five', breakAfterChunks: 2, chunkDelayMs: 50 });
     const response = await post('text', { prompt: 'Hi', stream: true });
     expect(response.status).toBe(200);
-    const lines = await readLines(response);
+    const lines = await readSseLines(response);
     const parts = dataParts(lines);
     expect(parts.filter((p) => p.type === 'text-delta').map((p) => p.delta)).toEqual(['one ', 'two ']);
     expect(parts.at(-1)).toEqual({ type: 'error', errorText: expect.stringMatching(/^The AI provider failed: /) });

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../auth/caller.js';
 import { ApiError } from '../../errors.js';
-import type { AiTextPart } from '../../ai/provider.js';
+import { type AiTextPart, zeroUsage } from '../../ai/provider.js';
+import { type UiMessagePart, uiMessageStreamHeaders } from '../../ai/ui-message-stream.js';
 import { type ChatDeps, saveChatExchange, startChatAnswer } from './service.js';
 
 export const ZChatBody = z
@@ -38,13 +39,15 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps) {
         throw error instanceof ApiError ? error : new ApiError('SERVICE_UNAVAILABLE', 'The AI provider is not answering; try again shortly');
       });
 
+      // Not ai/ui-message-stream.ts's openUiMessageStream: that stream stops when the client goes
+      // away, and a technician's phone losing signal must still get its answer saved.
       reply.hijack();
       const out = reply.raw;
       // A hijacked reply skips Fastify's own sending: carry over the headers set so far (CORS, request id).
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) out.setHeader(name, value);
-      out.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-vercel-ai-ui-message-stream': 'v1', 'x-accel-buffering': 'no' });
+      out.writeHead(200, uiMessageStreamHeaders);
       // The technician may close the app mid-answer: the answer is still completed and saved.
-      const send = (part: object | '[DONE]') => {
+      const send = (part: UiMessagePart | '[DONE]') => {
         if (!out.destroyed && !out.writableEnded) out.write(`data: ${part === '[DONE]' ? part : JSON.stringify(part)}\n\n`);
       };
       send({ type: 'start', messageId: `msg_${Date.now()}` });
@@ -63,7 +66,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps) {
         send({ type: 'text-end', id: 't1' });
         const id = await saveChatExchange(deps.pool, turn, { text, sources: answer.sources });
         send({ type: 'data-message', data: { id } });
-        send({ type: 'finish', finishReason: finish?.finishReason ?? 'stop', usage: finish?.usage });
+        send({ type: 'finish', finishReason: finish?.finishReason ?? 'stop', usage: finish?.usage ?? zeroUsage() });
       } catch (error) {
         request.log.warn({ err: error }, 'chat stream failed');
         send({ type: 'error', errorText: error instanceof ApiError ? error.message : 'The answer was interrupted; please ask again' });

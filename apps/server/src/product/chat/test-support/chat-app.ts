@@ -4,6 +4,7 @@ import type { Role } from '../../../auth/caller.js';
 import type { OpenAiPeer } from '../../../test-support/openai-peer.js';
 import { buildTestApp } from '../../../test-support/test-server.js';
 import { signUpUser, type TestUser } from '../../../test-support/users.js';
+import { dataParts, readSseLines } from '../../../test-support/sse.js';
 
 export const TEST_PUBLIC_URL = 'https://files.fieldassist.test';
 
@@ -104,19 +105,10 @@ export async function startChatApp(options: { peer?: OpenAiPeer } = {}) {
 
 /** Reads an SSE body line by line, calling `onPart` with each JSON part as it arrives. */
 export async function readSse(response: Response, onPart: (part: SsePart) => void = () => undefined) {
-  const lines: string[] = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of response.body!) {
-    buffer += decoder.decode(chunk, { stream: true });
-    const complete = buffer.split('\n');
-    buffer = complete.pop()!;
-    for (const line of complete) {
-      lines.push(line);
-      if (line.startsWith('data: {')) onPart(JSON.parse(line.slice(6)) as SsePart);
-    }
-  }
-  const parts = lines.filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice(6)) as SsePart);
+  const lines = await readSseLines(response, (line) => {
+    if (line.startsWith('data: {')) onPart(JSON.parse(line.slice(6)) as SsePart);
+  });
+  const parts = dataParts<SsePart>(lines);
   const text = parts.filter((p) => p.type === 'text-delta').map((p) => p.delta).join('');
   return { lines, parts, text, sources: (parts.find((p) => p.type === 'data-sources')?.data ?? []) as ChatSource[] };
 }

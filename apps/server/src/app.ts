@@ -27,6 +27,7 @@ import { createAiProvider, type DownloadFile, registerAiRoutes } from './ai/inde
 import { registerAnalyticsRoutes } from './analytics/routes.js';
 import { chunkText } from './data/chunk.js';
 import { createExtractor } from './data/extract.js';
+import { createOcr } from './data/ocr/index.js';
 import { registerDataRoutes } from './data/routes.js';
 import { registerWebDataRoutes } from './data/web-routes.js';
 import { registerChatRoutes } from './product/chat/routes.js';
@@ -159,7 +160,9 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
     if (!config.s3) orphanSweep = startOrphanSweep({ pool, root: join(config.dataDir, 'storage'), log: app.log });
   });
   app.addHook('onClose', async () => orphanSweep?.stop());
-  const extractor = createExtractor({ concurrency: config.extractConcurrency, timeoutMs: config.extractTimeoutMs, maxMemoryMb: config.extractMaxMemoryMb });
+  // Photos and scanned pages are read in a pool of their own: a long document never holds up a chat photo's OCR.
+  const ocr = createOcr({ concurrency: config.ocrConcurrency, timeoutMs: config.ocrTimeoutMs, maxMemoryMb: config.extractMaxMemoryMb });
+  const extractor = createExtractor({ concurrency: config.extractConcurrency, timeoutMs: config.extractTimeoutMs, maxMemoryMb: config.extractMaxMemoryMb }, ocr);
   const ai = createAiProvider(config, {
     saveGeneratedFile: (bytes, contentType, path) => files.saveServerFile({ path, bytes, contentType }),
     downloadFile,
@@ -178,6 +181,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   app.addHook('onClose', async () => {
     const stopped = ingestion.stop();
     await extractor.close();
+    await ocr.close();
     await stopped;
     await hub.close();
     await redis?.quit().catch(() => undefined);

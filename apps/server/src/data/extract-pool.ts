@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors.js';
-import type { PageText } from './chunk.js';
-import { type WorkerInput, type WorkerMessage, workerRole } from './extract-protocol.js';
+import { type WorkerInput, type WorkerMessage, type WorkerResult, workerRole } from './extract-protocol.js';
 
 export interface ExtractLimits {
   /** Extractions running at once; the rest wait in line. */
@@ -36,7 +35,7 @@ interface PooledWorker {
 }
 
 export interface WorkerPool {
-  run(input: WorkerInput): Promise<PageText[]>;
+  run(input: WorkerInput): Promise<WorkerResult>;
   close(): Promise<void>;
 }
 
@@ -93,15 +92,16 @@ export function createWorkerPool(limits: ExtractLimits): WorkerPool {
   }
 
   /** Runs one job on one worker; the worker is parked again only if it stayed healthy. */
-  function runJob(pooled: PooledWorker, input: WorkerInput): Promise<PageText[]> {
+  function runJob(pooled: PooledWorker, input: WorkerInput): Promise<WorkerResult> {
     const { worker } = pooled;
     clearTimeout(pooled.idleTimer);
     worker.ref();
     return new Promise((resolve, reject) => {
-      const pages: PageText[] = [];
+      const result: WorkerResult = { pages: [], scans: [] };
       const timer = setTimeout(() => finish(tooComplex(`took longer than ${duration(limits.timeoutMs)} to read`), false), limits.timeoutMs);
       const onMessage = (message: WorkerMessage) => {
-        if (message.type === 'page') pages.push(message.page);
+        if (message.type === 'page') result.pages.push(message.page);
+        else if (message.type === 'scan') result.scans.push(message.page);
         else if (message.type === 'done') finish(undefined, true);
         // A refusal the extractors named (encrypted, unreadable...) leaves the worker healthy.
         else if (message.code) finish(new ApiError(message.code, message.message), true);
@@ -119,7 +119,7 @@ export function createWorkerPool(limits: ExtractLimits): WorkerPool {
         if (healthy) park(pooled);
         else retire(pooled);
         if (error) reject(error);
-        else resolve(pages);
+        else resolve(result);
       }
       busy.set(pooled, { stop: (error) => finish(error, false), rssAtStart: process.memoryUsage.rss() });
       watchdog ??= setInterval(watchMemory, watchEveryMs).unref();

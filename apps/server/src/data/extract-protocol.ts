@@ -5,17 +5,28 @@ import type { DocumentKind } from './sniff.js';
 // The messages between extract-pool.ts (main thread) and extract-worker.ts. Kept apart from
 // the worker so the main thread never loads the extractors themselves.
 
-/** One extraction, as the pool posts it to a worker. */
-export interface WorkerInput {
-  kind: DocumentKind;
-  bytes: Uint8Array;
-}
+/**
+ * One job, as the pool posts it to a worker: a document's text (with `findScans`, a PDF's
+ * pages without a text layer are reported for OCR instead of failing the document), the text
+ * of a photo, or the text of one scanned PDF page (rendered, then read by OCR).
+ */
+export type WorkerInput =
+  | { kind: DocumentKind; bytes: Uint8Array; findScans?: boolean }
+  | { kind: 'image'; bytes: Uint8Array }
+  | { kind: 'pdf-page'; bytes: Uint8Array; page: number };
 
 /** Marks a worker's workerData as ours, so importing the worker module anywhere else does nothing. */
 export const workerRole = 'fieldassist-extract';
 
-/** What a worker posts back: each page as soon as it is read, then done or error. */
+/** What a worker posts back: each page as soon as it is read (or found scanned), then done or error. */
 export type WorkerMessage =
   | { type: 'page'; page: PageText }
+  | { type: 'scan'; page: number }
   | { type: 'done' }
   | { type: 'error'; code: ErrorCode | null; message: string };
+
+/** What one job yields: the pages read, and the pages that need OCR (findScans only). */
+export interface WorkerResult {
+  pages: PageText[];
+  scans: number[];
+}

@@ -2,6 +2,7 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { ApiError } from '../errors.js';
 import type { PageText } from './chunk.js';
 import { type WorkerInput, type WorkerMessage, workerRole } from './extract-protocol.js';
+import { readImageText, readScannedPage } from './ocr/read.js';
 import { readPdfPages } from './pdf-text.js';
 import type { DocumentKind } from './sniff.js';
 import { cleanText, decodeText } from './text-decode.js';
@@ -13,9 +14,12 @@ const emptyMessages: Record<Exclude<DocumentKind, 'pdf'>, string> = {
   txt: 'Text content is empty',
 };
 
-/** Extracts the text of a file whose kind is already known, page by page. Runs inside the worker. */
-export async function extractPages({ kind, bytes }: WorkerInput, emit: (page: PageText) => void): Promise<void> {
-  if (kind === 'pdf') return readPdfPages(bytes, emit);
+/** Extracts the text of a file whose kind is already known, page by page, or reads an image by OCR. Runs inside the worker. */
+export async function extractPages(input: WorkerInput, emit: (page: PageText) => void, emitScan: (page: number) => void): Promise<void> {
+  if (input.kind === 'image') return emit({ page: 1, text: await readImageText(input.bytes) });
+  if (input.kind === 'pdf-page') return emit({ page: input.page, text: await readScannedPage(input.bytes, input.page) });
+  const { kind, bytes } = input;
+  if (kind === 'pdf') return readPdfPages(bytes, emit, input.findScans ? emitScan : undefined);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const raw = kind === 'docx' ? await readDocxText(buffer) : kind === 'doc' ? await readDocText(buffer) : decodeText(buffer);
   // Word and text files have no pages: the whole text is page 1.
@@ -29,7 +33,7 @@ function serve(port: NonNullable<typeof parentPort>) {
   const post = (message: WorkerMessage) => port.postMessage(message);
   port.on('message', async (input: WorkerInput) => {
     try {
-      await extractPages(input, (page) => post({ type: 'page', page }));
+      await extractPages(input, (page) => post({ type: 'page', page }), (page) => post({ type: 'scan', page }));
       post({ type: 'done' });
     } catch (error) {
       if (error instanceof ApiError) post({ type: 'error', code: error.code, message: error.message });

@@ -8,6 +8,8 @@ type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 const unreadable = () => new ApiError('UNREADABLE_DOCUMENT', 'The file could not be read as a PDF');
 // A scan is recognised from the first pages only: listing a page's operators decodes its images.
 const pagesCheckedForImages = 3;
+// A page with fewer letters and digits than this has no real text layer (a scan with a page number or a stamp).
+const scanBelowCharacters = 20;
 
 async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
   try {
@@ -53,19 +55,25 @@ async function hasImages(pdf: PdfDocument): Promise<boolean> {
 /**
  * Reads a PDF page by page with pdf.js (through unpdf) and hands each page's text to `emit`
  * as soon as it is read, so a long manual is never held as one string. Pages without text
- * are skipped. Throws DOCUMENT_ENCRYPTED, UNREADABLE_DOCUMENT, NO_TEXT_LAYER (pages but
- * only images) or EMPTY_DOCUMENT ('PDF content is empty').
+ * are skipped. With `emitScan`, each page with (almost) no text layer is also handed to it,
+ * to be read by OCR, and such pages are not an error. Throws DOCUMENT_ENCRYPTED,
+ * UNREADABLE_DOCUMENT, NO_TEXT_LAYER (pages but only images) or EMPTY_DOCUMENT ('PDF content is empty').
  */
-export async function readPdfPages(bytes: Uint8Array, emit: (page: PageText) => void): Promise<void> {
+export async function readPdfPages(bytes: Uint8Array, emit: (page: PageText) => void, emitScan?: (page: number) => void): Promise<void> {
   const pdf = await openPdf(bytes);
   try {
     let emitted = 0;
     let failed = 0;
     for (let n = 1; n <= pdf.numPages; n++) {
       // One damaged page should not cost the manual its other pages.
-      const text = await pageText(pdf, n).catch(() => (failed++, ''));
+      let broken = false;
+      const text = await pageText(pdf, n).catch(() => ((broken = true), failed++, ''));
       if (text) {
         emit({ page: n, text });
+        emitted++;
+      }
+      if (emitScan && !broken && text.replace(/[^\p{L}\p{N}]/gu, '').length < scanBelowCharacters) {
+        emitScan(n);
         emitted++;
       }
     }

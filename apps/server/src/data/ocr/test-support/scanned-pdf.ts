@@ -1,0 +1,41 @@
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
+
+// A scanned manual as an office scanner makes one: each page an image (here ~150 dpi, a little
+// tilted, with paper grain), and no text layer. Test-only: pdf-lib is a dev dependency.
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Wraps a paragraph to lines of at most `width` characters. */
+function wrap(paragraph: string, width = 80): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of paragraph.split(/\s+/)) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** One A4 page at 150 dpi (1240 x 1754) with the paragraphs set in 11-point type, as a PNG. */
+async function scanPage(paragraphs: string[], tilt: number): Promise<Buffer> {
+  const lines = paragraphs.flatMap((paragraph) => [...wrap(paragraph), '']);
+  const text = lines.map((line, i) => `<text x="110" y="${150 + i * 34}" font-family="Liberation Serif" font-size="25" fill="#1a1a1a">${escapeXml(line)}</text>`).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1240" height="1754"><rect width="1240" height="1754" fill="#fbfaf6"/>${text}</svg>`;
+  const grain = { create: { width: 1240, height: 1754, channels: 3 as const, background: '#808080', noise: { type: 'gaussian' as const, mean: 128, sigma: 10 } } };
+  const page = await sharp(Buffer.from(svg)).composite([{ input: grain, blend: 'soft-light' }]).png().toBuffer();
+  return sharp(page).rotate(tilt, { background: '#fbfaf6' }).resize(1240, 1754, { fit: 'fill' }).greyscale().png().toBuffer();
+}
+
+/** A PDF whose pages are scans of `pages` (each a list of paragraphs): images only, no text layer. */
+export async function makeScannedPdf(pages: string[][]): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  for (const [i, paragraphs] of pages.entries()) {
+    const image = await pdf.embedPng(await scanPage(paragraphs, i % 2 === 0 ? 0.6 : -0.4));
+    pdf.addPage([595, 842]).drawImage(image, { x: 0, y: 0, width: 595, height: 842 });
+  }
+  return Buffer.from(await pdf.save());
+}

@@ -172,7 +172,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerDataRoutes(app, { extractor, publicUrl: config.publicUrl, readOwnFile: files.readByPublicUrl });
   registerWebDataRoutes(app, { config, saveFile: files.saveServerFile });
   registerAiRoutes(app, { provider: ai, config });
-  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens });
+  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, readPhotoText: ocr.readPhoto, maxTokens: config.aiMaxOutputTokens });
   await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
   // Every open library view sees a manual's processing status change as it happens.
   events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => log(`realtime: ${error.message}`)));

@@ -129,7 +129,7 @@ describe('a photo with the question', () => {
     expect(text).toBe('Hello from the peer.');
     const content = peer.chatRequests()[0]!.messages[1]!.content as { type: string; text?: string; image_url?: { url: string } }[];
     expect(content).toHaveLength(2);
-    expect(content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/Question: Is this seal worn\?$/) });
+    expect(content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/Question: Is this seal worn\?\n\nThe technician attached a photo; no text could be read from it by OCR\.$/) });
     expect(content[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${PEER_PNG.toString('base64')}` } });
     expect(JSON.parse((await chat.savedRows(tech))[0]!.message)).toEqual({ content: 'Is this seal worn?', imageUrl });
   });

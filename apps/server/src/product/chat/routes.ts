@@ -10,13 +10,17 @@ export const ZChatBody = z
   .object({
     question: z.string().max(4000).default(''),
     imageUrl: z.url().max(2000).optional(),
+    /** The text read from the photo as the user corrected it (sent back with the same imageUrl). */
+    photoText: z.string().max(2000).optional(),
   })
-  .refine((body) => body.question.trim() !== '' || body.imageUrl, { message: 'Ask a question or attach a photo', path: ['question'] });
+  .refine((body) => body.question.trim() !== '' || body.imageUrl, { message: 'Ask a question or attach a photo', path: ['question'] })
+  .refine((body) => body.photoText === undefined || body.imageUrl, { message: 'The corrected photo text needs its photo (imageUrl)', path: ['photoText'] });
 export type ChatBody = z.infer<typeof ZChatBody>;
 
 /**
  * POST /api/app/{projectId}/chat: the grounded troubleshooting chat. Answers in the SSE framing
- * of PLATFORM_API.md 5.2, with a `data-sources` part (the manuals and pages the answer draws on)
+ * of PLATFORM_API.md 5.2, with a `data-photo` part (with a photo: the text read from it, its
+ * identifiers and manual) and a `data-sources` part (the manuals and pages the answer draws on)
  * before the text and a `data-message` part (the saved chatMessages id) after it.
  */
 export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps) {
@@ -29,11 +33,11 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps) {
     },
     async (request, reply) => {
       const user = requireUser(request.caller);
-      const turn = { user, question: request.body.question, imageUrl: request.body.imageUrl };
+      const turn = { user, question: request.body.question, imageUrl: request.body.imageUrl, photoText: request.body.photoText };
       const answer = await startChatAnswer(deps, turn);
       const stream = await openUiMessageStream(answer.parts, {
-        before: [{ type: 'data-sources', data: answer.sources }],
-        onFinish: async ({ text }) => [{ type: 'data-message', data: { id: await saveChatExchange(deps.pool, turn, { text, sources: answer.sources }) } }],
+        before: [...(answer.photo ? [{ type: 'data-photo' as const, data: answer.photo }] : []), { type: 'data-sources', data: answer.sources }],
+        onFinish: async ({ text }) => [{ type: 'data-message', data: { id: await saveChatExchange(deps.pool, turn, { text, sources: answer.sources, photo: answer.photo }) } }],
         onError: (error) => request.log.warn({ err: error }, 'chat stream failed'),
         errorText: 'The answer was interrupted; please ask again',
         // The technician may close the app or lose signal mid-answer: the answer is still completed and saved.

@@ -80,8 +80,14 @@ export async function renderPhoto(spec: PhotoSpec): Promise<Buffer> {
   return image.jpeg({ quality: effects.quality ?? 80 }).toBuffer();
 }
 
-/** A photo with no text on it: a grey wall with noise, as a pocket shot or a lens cap gives. */
+/** A photo with no text on it: the side of a pump and its pipes, dim and out of focus. */
 export async function renderTextlessPhoto(): Promise<Buffer> {
-  const wall = sharp({ create: { width: 900, height: 650, channels: 3, background: '#6d7066', noise: { type: 'gaussian', mean: 110, sigma: 18 } } });
-  return sharp(await wall.png().toBuffer()).blur(2).jpeg({ quality: 75 }).toBuffer();
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="650"><defs>
+<linearGradient id="wall" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#7b7f78"/><stop offset="1" stop-color="#4a4d48"/></linearGradient>
+<radialGradient id="body" cx="0.4" cy="0.35" r="0.7"><stop offset="0" stop-color="#3f6fa8"/><stop offset="1" stop-color="#1d3554"/></radialGradient></defs>
+<rect width="900" height="650" fill="url(#wall)"/>
+<rect x="0" y="260" width="900" height="70" fill="#9a9c98"/><rect x="380" y="0" width="60" height="650" fill="#8c8e8a"/>
+<ellipse cx="450" cy="330" rx="210" ry="180" fill="url(#body)"/><circle cx="450" cy="330" r="70" fill="#274a73"/>
+<rect x="600" y="420" width="180" height="120" rx="12" fill="#2b2e2c"/></svg>`;
+  return sharp(Buffer.from(svg)).blur(3).modulate({ brightness: 0.7 }).jpeg({ quality: 75 }).toBuffer();
 }

@@ -1,0 +1,57 @@
+import type pg from 'pg';
+import type { Role } from '../../auth/caller.js';
+import type { AiTextPart } from '../../ai/provider.js';
+import { canonical } from './identifiers.js';
+import { type PhotoReading, describePhoto } from './photo.js';
+import { localAnswer } from './prompt.js';
+import { PASSAGE_LIMIT, type Passage, retrievePassages } from './retrieve.js';
+
+// How the understood photo shapes the answer: the passages come from the manual it names, and
+// the answer opens with what was read. Kept apart from service.ts, which calls these.
+
+/** Candidates fetched so that, once narrowed to the photo's manual, enough remain. */
+const candidatesForOneManual = 24;
+
+/**
+ * The passages for a question asked with a photo: searched with the photo's model, part and
+ * error codes added, then narrowed to the manual the photo names (when it has passages). A
+ * photo with no readable text and no typed question has nothing to search with: no passages.
+ */
+export async function retrieveForPhoto(pool: pg.Pool, { question, typed, role, photo }: { question: string; typed: boolean; role: Role | null; photo: PhotoReading }): Promise<Passage[]> {
+  if (!photo.text && !typed) return [];
+  const codes = photo.identifiers.filter((identifier) => identifier.kind !== 'serial').map((identifier) => identifier.value);
+  const passages = await retrievePassages(pool, { question: [question, ...codes].join(' '), role, limit: photo.manual ? candidatesForOneManual : undefined });
+  const scoped = photo.manual ? passages.filter((passage) => passage.manualId === photo.manual!.manualId) : [];
+  // Every page of the unit's manual names the model: the pages that name the error on the display come first.
+  const errors = photo.identifiers.filter((identifier) => identifier.kind === 'error').map((identifier) => canonical(identifier.value));
+  const namesError = (passage: Passage) => passage.text.split(/[^A-Za-z0-9-]+/).some((word) => errors.includes(canonical(word)));
+  const ranked = (scoped.length > 0 ? scoped : passages).map((passage, rank) => ({ passage, rank, first: namesError(passage) }));
+  return ranked.sort((a, b) => Number(b.first) - Number(a.first) || a.rank - b.rank).slice(0, PASSAGE_LIMIT).map(({ passage }) => passage);
+}
+
+/** The answer without a model: what the photo shows first, then the passages (none when nothing could be read or asked). */
+export function localPhotoAnswer(photo: PhotoReading, passages: Passage[], typed: boolean): string {
+  const lead = describePhoto(photo);
+  return !photo.text && !typed ? lead : `${lead}\n\n${localAnswer(passages)}`;
+}
+
+/** What the model is told of the photo, after the question: the text read from it and what it names. */
+export function photoPromptNote(photo: PhotoReading): string {
+  if (!photo.text) return '\n\nThe technician attached a photo; no text could be read from it by OCR.';
+  return `\n\nThe technician attached a photo. Text read from it by OCR (it may contain reading errors):\n"""\n${photo.text}\n"""\n${describePhoto(photo)}\nStart from that identification and answer for that unit.`;
+}
+
+/**
+ * The model's answer with the photo's identification line in front (when text was read: the
+ * model sees the image itself, so "no text" is not said for it). The model's first part is
+ * awaited before the line is given, so a model that fails at once still fails before the stream opens.
+ */
+export async function* withPhotoLead(photo: PhotoReading, parts: AsyncIterable<AiTextPart>): AsyncIterable<AiTextPart> {
+  if (!photo.text) return yield* parts;
+  const iterator = parts[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  yield { type: 'text-delta', delta: `${describePhoto(photo)}\n\n` };
+  if (first.done) return;
+  yield first.value;
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+}

@@ -15,7 +15,7 @@ export const tesseractPaths = {
 };
 
 // Words read with less confidence than this are noise (texture, glare, screws), not text.
-const minWordConfidence = 60;
+const minWordConfidence = 35;
 // A line is kept when it has a real word (3 letters or digits) or a short code (E4, F28): texture
 // read as text gives scraps such as "pi", "AY" or "5".
 const meaningful = (word: string) => word.replace(/[^\p{L}\p{N}]/gu, '').length >= 3 || /^[A-Z]{1,2}-?\d{1,3}$/.test(word);

@@ -11,7 +11,7 @@ const O = '[O0]';
 const I = '[I1l|]';
 const number = `(?:\\s*(?:N${O}\\.?|NUMBER|#))?`;
 const labels: { kind: IdentifierKind; pattern: string }[] = [
-  { kind: 'serial', pattern: `S\\s*/\\s*N|SER${I}AL${number}|SER\\.?\\s*N${O}\\.?` },
+  { kind: 'serial', pattern: `[S5g]\\s*[/I1l|]\\s*N|SER${I}AL${number}|SER\\.?\\s*N${O}\\.?` },
   { kind: 'part', pattern: `P\\s*/\\s*N|PART${number}|REF\\.?|SPARE${number}|TAG${number}` },
   { kind: 'model', pattern: `M\\s*/\\s*N|M${O}DE${I}${number}|M${O}D\\.|TYPE|CAT\\.?\\s*N${O}\\.?` },
   { kind: 'error', pattern: `ERR${O}R(?:\\s*C${O}DE)?|ERR\\.?|FAU${I}T(?:\\s*C${O}DE)?|A${I}ARM|A${I}M|C${O}DE` },

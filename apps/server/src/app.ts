@@ -176,6 +176,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
   // Every open library view sees a manual's processing status change as it happens.
   events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => log(`realtime: ${error.message}`)));
+  events.on('manual.progress', (progress) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.progress', data: progress }).catch((error: Error) => log(`realtime: ${error.message}`)));
   const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkText, events, log });
   // A manual cut off mid-extraction is picked up again by the next start (its job stays queued).
   app.addHook('onClose', async () => {

@@ -59,7 +59,9 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
   try {
     const file = await deps.files.readByPublicUrl(manual.file_url);
     if (!file) throw new ApiError('NOT_FOUND', "The manual's file could not be found");
-    const { pages } = await deps.extract({ bytes: file.bytes, fileName: manual.file_name || file.fileName, contentType: file.contentType });
+    // Scanned pages are read by OCR one by one; each one read is announced, for the card's progress.
+    const onProgress = ({ done, total }: { done: number; total: number }) => deps.events.emit('manual.progress', { manualId: manual.id, scannedPagesRead: done, scannedPages: total });
+    const { pages, ocrPages } = await deps.extract({ bytes: file.bytes, fileName: manual.file_name || file.fileName, contentType: file.contentType }, { readScans: { onProgress } });
     const chunks = deps.chunk(pages);
     const stored = await transaction(deps.pool, async (client) => {
       if (!(await completeJob(client, job, workerId))) throw new LeaseLost();
@@ -70,7 +72,7 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
          SELECT $1 || '_' || n, $1, text, n, page FROM unnest($2::text[], $3::int[], $4::int[]) AS c(text, page, n)`,
         [manual.id, chunks.map((c) => c.text), chunks.map((c) => c.page), chunks.map((c) => c.index)],
       );
-      await client.query("UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2 WHERE id = $1", [manual.id, pages.length]);
+      await client.query("UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2, ocr_pages = $3 WHERE id = $1", [manual.id, pages.length, ocrPages]);
       return chunks.length;
     });
     deps.events.emit('manual.status', { manualId: manual.id, status: 'ready', error: null, pageCount: pages.length });

@@ -44,6 +44,11 @@ export class ChatPage {
     return answer.getByRole('list', { name: 'Sources' }).getByRole('link');
   }
 
+  /** Under a question's photo: the text the server read from it, with its correction controls. */
+  photoReading(question: Locator): Locator {
+    return question.getByRole('region', { name: 'Text read from the photo' });
+  }
+
   /** Types the question and presses Enter, as a technician would. */
   async sendUserMessage(text: string): Promise<void> {
     await this.input.fill(text);

@@ -24,6 +24,7 @@ export type {
   ChatHandlers,
   ChatRequest,
   ChatResponse,
+  ChatPhoto,
   ChatSource,
   ImageGenerationOptions,
   ImageGenerationResponse,
@@ -55,6 +56,7 @@ export type { DataClient, ExtractOptions } from './data/types.js';
 export type { DownloadOptions, DownloadResult, StorageClient, UploadOptions, UploadResult, UploadSource } from './storage/types.js';
 export type { PresenceUser, RealtimeChannel, RealtimeClient, RealtimeMessage, RealtimeState, WebSocketFactory, WebSocketLike } from './realtime/types.js';
 export { camelToSnake, snakeToCamel } from './case.js';
+export { photoOf } from './ai/chat.js';
 export type { AccessTokenGetter, FetchLike } from './http.js';
 export type {
   BatchResult,

@@ -12,6 +12,12 @@ interface StatusChange {
   pageCount: number | null;
 }
 
+interface ScanProgress {
+  manualId: string;
+  scannedPagesRead: number;
+  scannedPages: number;
+}
+
 type Finished = (manualId: string, status: 'ready' | 'failed') => void;
 
 const isFinal = (status: ProcessingStatus): status is 'ready' | 'failed' => status === 'ready' || status === 'failed';
@@ -40,12 +46,24 @@ export function useManualStatus(onFinished: Finished) {
       const rows = queryClient.getQueryData<Manual[]>(MANUALS_KEY);
       // A manual this list has not loaded yet (saved elsewhere a moment ago): load it.
       if (!rows?.some((row) => row.id === manualId)) void queryClient.invalidateQueries({ queryKey: MANUALS_KEY });
-      else queryClient.setQueryData<Manual[]>(MANUALS_KEY, rows.map((row) => (row.id === manualId ? { ...row, processingStatus: status, processingError: error, pageCount } : row)));
+      else {
+        // A finished manual is loaded again, for what ingestion recorded (its OCR pages).
+        const change = { processingStatus: status, processingError: error, pageCount, ...(isFinal(status) && { scanProgress: undefined }) };
+        queryClient.setQueryData<Manual[]>(MANUALS_KEY, rows.map((row) => (row.id === manualId ? { ...row, ...change } : row)));
+        if (status === 'ready') void queryClient.invalidateQueries({ queryKey: MANUALS_KEY });
+      }
       settle(manualId, status);
+    };
+    const progress = ({ manualId, scannedPagesRead, scannedPages }: ScanProgress) => {
+      const rows = queryClient.getQueryData<Manual[]>(MANUALS_KEY);
+      if (!rows?.some((row) => row.id === manualId)) return;
+      const scanProgress = { read: scannedPagesRead, total: scannedPages };
+      queryClient.setQueryData<Manual[]>(MANUALS_KEY, rows.map((row) => (row.id === manualId ? { ...row, processingStatus: 'processing', scanProgress } : row)));
     };
     client.realtime
       .subscribe('manuals', (message) => {
         if (message.type === 'manual.status') apply(message.data as StatusChange);
+        else if (message.type === 'manual.progress') progress(message.data as ScanProgress);
       })
       .then(
         (channel) => (gone ? void channel.unsubscribe() : (leave = () => channel.unsubscribe())),

@@ -79,6 +79,10 @@ export interface Manual {
   processingStatus: ProcessingStatus;
   processingError: string | null;
   pageCount: number | null;
+  /** The pages whose text was read by OCR (scanned pages). */
+  ocrPages?: number[];
+  /** In the browser only: scanned pages read so far while processing, from the `manuals` channel. */
+  scanProgress?: { read: number; total: number };
 }
 
 export interface Tag {

@@ -165,6 +165,24 @@ describe('client.ai.chat', () => {
     expect(result).toEqual({ text: 'See page 12 [RTU manual].', sources, messageId: 'msg_42', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } });
   });
 
+  it('sends the corrected photo text and reports what was read from the photo before the text', async () => {
+    const photo = { text: 'MODEL XR-200\nERROR E4', identifiers: [{ kind: 'model', value: 'XR-200' }, { kind: 'error', value: 'E4' }], manual: { manualId: 'manual_1', title: 'RTU manual' } };
+    const stream = chatStream.replace('data: {"type":"data-sources"', `data: ${JSON.stringify({ type: 'data-photo', data: photo })}\n\ndata: {"type":"data-sources"`);
+    const bodies: unknown[] = [];
+    const fakeFetch: FetchLike = async (_url, init) => {
+      bodies.push(JSON.parse(init.body as string));
+      return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+    };
+    const events: string[] = [];
+    const result = await clientFor('token', fakeFetch).ai.chat(
+      { question: 'Fix?', imageUrl: 'https://files.example.com/p.jpg', photoText: 'MODEL XR-200\nERROR E4' },
+      { onPhoto: (p) => events.push(`photo:${p.manual?.title}`), onSources: () => events.push('sources'), onChunk: (d) => events.push(d) },
+    );
+    expect(bodies).toEqual([{ question: 'Fix?', imageUrl: 'https://files.example.com/p.jpg', photoText: 'MODEL XR-200\nERROR E4' }]);
+    expect(events.slice(0, 2)).toEqual(['photo:RTU manual', 'sources']);
+    expect(result.photo).toEqual(photo);
+  });
+
   it('a refusal before the stream is the server error', async () => {
     const fakeFetch: FetchLike = async () =>
       new Response(JSON.stringify({ error: 'Too many attempts. Please wait a moment and try again.', message: 'Too many attempts. Please wait a moment and try again.', code: 'RATE_LIMITED' }), {

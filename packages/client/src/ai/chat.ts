@@ -1,8 +1,8 @@
-// The product's chat endpoint: the UI message stream of the text endpoint plus two data
-// parts, `data-sources` (the manual passages, before the text) and `data-message` (the id of
-// the saved chatMessages row, at the end).
+// The product's chat endpoint: the UI message stream of the text endpoint plus data parts:
+// `data-photo` (with a photo: what was read from it), `data-sources` (the manual passages,
+// before the text) and `data-message` (the id of the saved chatMessages row, at the end).
 import type { AiTransport } from './transport.js';
-import type { AiClient, ChatSource } from './types.js';
+import type { AiClient, ChatPhoto, ChatSource } from './types.js';
 import { collectUiMessageText, type UiMessagePart } from './ui-message-stream.js';
 import { invalid } from './validation.js';
 
@@ -18,13 +18,31 @@ function sourcesOf(data: unknown): ChatSource[] {
     }));
 }
 
+/** The data-photo part as a ChatPhoto; anything malformed in it is left out. */
+export function photoOf(data: unknown): ChatPhoto | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { text, identifiers, manual } = data as Record<string, unknown>;
+  if (typeof text !== 'string') return undefined;
+  const kinds = ['model', 'part', 'serial', 'error'];
+  const named = (Array.isArray(identifiers) ? identifiers : []).filter(
+    (item): item is ChatPhoto['identifiers'][number] => typeof item?.value === 'string' && kinds.includes(item?.kind),
+  );
+  const found = manual as { manualId?: unknown; title?: unknown } | null;
+  const identified = found && typeof found.manualId === 'string' && typeof found.title === 'string' ? { manualId: found.manualId, title: found.title } : null;
+  return { text, identifiers: named.map(({ kind, value }) => ({ kind, value })), manual: identified };
+}
+
 export function createChat(transport: AiTransport, projectId: string): AiClient['chat'] {
-  return async ({ question, imageUrl }, { onChunk, onSources, signal } = {}) => {
+  return async ({ question, imageUrl, photoText }, { onChunk, onSources, onPhoto, signal } = {}) => {
     if (!question?.trim() && !imageUrl) throw invalid('Ask a question or attach an image');
     let sources: ChatSource[] = [];
+    let photo: ChatPhoto | undefined;
     let messageId: string | undefined;
     const onOther = (part: UiMessagePart) => {
-      if (part.type === 'data-sources') {
+      if (part.type === 'data-photo') {
+        photo = photoOf(part.data);
+        if (photo) onPhoto?.(photo);
+      } else if (part.type === 'data-sources') {
         sources = sourcesOf(part.data);
         onSources?.(sources);
       } else if (part.type === 'data-message') {
@@ -32,9 +50,10 @@ export function createChat(transport: AiTransport, projectId: string): AiClient[
         if (typeof id === 'string' || typeof id === 'number') messageId = String(id);
       }
     };
-    const result = await transport.stream(`/app/${encodeURIComponent(projectId)}/chat`, { question, imageUrl }, signal, (body) =>
-      collectUiMessageText(body, onChunk, onOther),
+    const request = photoText === undefined ? { question, imageUrl } : { question, imageUrl, photoText };
+    const result = await transport.stream(`/app/${encodeURIComponent(projectId)}/chat`, request, signal, (response) =>
+      collectUiMessageText(response, onChunk, onOther),
     );
-    return { ...result, sources, messageId };
+    return { ...result, sources, ...(photo && { photo }), messageId };
   };
 }

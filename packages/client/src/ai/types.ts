@@ -109,20 +109,33 @@ export interface ChatSource {
   fileUrl: string;
 }
 
+/** What the chat read from an attached photo: its text, the identifiers in it and the manual they name. */
+export interface ChatPhoto {
+  /** '' when the photo holds no readable text. */
+  text: string;
+  identifiers: { kind: 'model' | 'part' | 'serial' | 'error'; value: string }[];
+  manual: { manualId: string; title: string } | null;
+}
+
 export interface ChatRequest {
   question: string;
   imageUrl?: string;
+  /** The text read from the photo as the user corrected it (with the same imageUrl). */
+  photoText?: string;
 }
 
 export interface ChatHandlers {
   onChunk?: (delta: string) => void;
   onSources?: (sources: ChatSource[]) => void;
+  /** What was read from the attached photo, before the answer's text. */
+  onPhoto?: (photo: ChatPhoto) => void;
   signal?: AbortSignal;
 }
 
 export interface ChatResponse {
   text: string;
   sources: ChatSource[];
+  photo?: ChatPhoto;
   /** The id of the saved chatMessages row. */
   messageId?: string;
   finishReason: string;

@@ -1,4 +1,4 @@
-import { Download, LoaderCircle, Trash2, TriangleAlert } from 'lucide-react';
+import { Download, LoaderCircle, ScanText, Trash2, TriangleAlert } from 'lucide-react';
 
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -46,7 +46,13 @@ export function ManualCard({ manual, version, tags, canDelete, deleting, onDelet
       {processing && (
         <p role="status" className="flex items-center gap-2 text-sm text-primary">
           <LoaderCircle className="size-4 animate-spin" aria-hidden="true" />
-          Processing content...
+          {manual.scanProgress ? `Reading scanned pages: ${manual.scanProgress.read} of ${manual.scanProgress.total}` : 'Processing content...'}
+        </p>
+      )}
+      {manual.processingStatus === 'ready' && (manual.ocrPages?.length ?? 0) > 0 && (
+        <p className="flex items-center gap-2 text-sm text-muted-foreground">
+          <ScanText className="size-4" aria-hidden="true" />
+          Scanned manual: text of {manual.ocrPages!.length} {manual.ocrPages!.length === 1 ? 'page' : 'pages'} read by OCR
         </p>
       )}
       {manual.processingStatus === 'failed' && (

@@ -1,4 +1,4 @@
-import type { ChatSource } from '@fieldassist/client';
+import { type ChatSource, photoOf } from '@fieldassist/client';
 
 import type { ChatMessage } from './chat-message';
 
@@ -36,8 +36,9 @@ export function messagesFromRow(row: ChatMessageRow): ChatMessage[] {
   const question = message && typeof message.content === 'string' ? message.content : row.message;
   const answer = response && typeof response.content === 'string' ? response.content : row.response;
   const imageUrl = message && typeof message.imageUrl === 'string' ? message.imageUrl : undefined;
+  const photo = imageUrl ? photoOf(response?.photo) : undefined;
   return [
-    { id: `${timestamp}-${row.id}-user`, role: 'user', content: question, imageUrl, timestamp },
+    { id: `${timestamp}-${row.id}-user`, role: 'user', content: question, imageUrl, ...(photo && { photo }), timestamp },
     { id: `${timestamp}-${row.id}-assistant`, role: 'assistant', content: answer, sources: sourcesOf(response?.sources), status: 'done', timestamp },
   ];
 }

@@ -1,4 +1,4 @@
-import type { ChatSource } from '@fieldassist/client';
+import type { ChatPhoto, ChatSource } from '@fieldassist/client';
 
 /**
  * One message on screen (SPEC.md section 3, in-memory chat message). `status` is for the
@@ -10,6 +10,8 @@ export type ChatMessage = {
   role: 'user' | 'assistant';
   content: string;
   imageUrl?: string;
+  /** On the user's message with a photo: the text the server read from it. */
+  photo?: ChatPhoto;
   sources?: ChatSource[];
   status?: 'waiting' | 'streaming' | 'done' | 'error';
   timestamp: number;

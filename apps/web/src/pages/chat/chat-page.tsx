@@ -10,13 +10,17 @@ import { useChat } from './use-chat';
  * out the browser's own bars, so the input is never pushed below the screen.
  */
 export function ChatPage({ user }: { user: AuthUser }) {
-  const { messages, isLoading, send } = useChat(user.id);
+  const { messages, isLoading, send, askAgain } = useChat(user.id);
   return (
     <div className="flex h-[calc(100vh-8rem)] min-h-80 flex-col overflow-hidden rounded-xl border bg-card shadow-xs supports-[height:100dvh]:h-[calc(100dvh-8rem)]">
       <h1 tabIndex={-1} className="sr-only">
         AI Assistant
       </h1>
-      <MessageList messages={messages} />
+      <MessageList
+        messages={messages}
+        busy={isLoading}
+        onAskAgain={(message, photoText) => message.imageUrl && askAgain({ question: message.content, imageUrl: message.imageUrl, photoText })}
+      />
       <ChatComposer isLoading={isLoading} onSend={send} />
     </div>
   );

@@ -5,9 +5,10 @@ import { cn } from '@/lib/utils';
 import type { ChatMessage } from './chat-message';
 import { ChatMarkdown } from './chat-markdown';
 import { MessageSources } from './message-sources';
+import { PhotoReading } from './photo-reading';
 
 /** One message: the technician's on the right, the assistant's on the left with its sources. */
-export function MessageBubble({ message }: { message: ChatMessage }) {
+export function MessageBubble({ message, busy = false, onAskAgain }: { message: ChatMessage; busy?: boolean; onAskAgain?: (photoText: string) => void }) {
   const mine = message.role === 'user';
   const pending = message.status === 'waiting' || message.status === 'streaming';
   return (
@@ -37,6 +38,7 @@ export function MessageBubble({ message }: { message: ChatMessage }) {
         {message.imageUrl && (
           <img src={message.imageUrl} alt="Attached photo" className="mb-2 max-h-60 w-auto max-w-full rounded-lg object-contain" />
         )}
+        {mine && message.photo && <PhotoReading photo={message.photo} disabled={busy} onAskAgain={onAskAgain} />}
         {mine ? (
           message.content && <p className="text-sm leading-relaxed whitespace-pre-wrap wrap-anywhere">{message.content}</p>
         ) : message.status === 'waiting' ? (

@@ -5,7 +5,7 @@ import { EmptyChat } from './empty-chat';
 import { MessageBubble } from './message-bubble';
 
 /** The scrolling conversation; glides to the newest message whenever one arrives or grows. */
-export function MessageList({ messages }: { messages: ChatMessage[] }) {
+export function MessageList({ messages, busy = false, onAskAgain }: { messages: ChatMessage[]; busy?: boolean; onAskAgain?: (message: ChatMessage, photoText: string) => void }) {
   const scroller = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -28,7 +28,12 @@ export function MessageList({ messages }: { messages: ChatMessage[] }) {
       ) : (
         <div className="flex flex-col gap-4">
           {messages.map((message) => (
-            <MessageBubble key={message.id} message={message} />
+            <MessageBubble
+              key={message.id}
+              message={message}
+              busy={busy}
+              onAskAgain={onAskAgain && message.imageUrl ? (photoText) => onAskAgain(message, photoText) : undefined}
+            />
           ))}
         </div>
       )}

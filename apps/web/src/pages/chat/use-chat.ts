@@ -51,7 +51,8 @@ export function useChat(userId: string) {
     };
   }, [userId]);
 
-  const streamAnswer = useCallback(async (answerId: string, question: string, imageUrl: string | undefined) => {
+  const streamAnswer = useCallback(async (answerId: string, question: string, imageUrl: string | undefined, photoText?: string) => {
+    const questionId = answerId.replace(/-assistant$/, '-user');
     const controller = new AbortController();
     stream.current = controller;
     const update = (change: (message: ChatMessage) => Partial<ChatMessage>) =>
@@ -59,9 +60,11 @@ export function useChat(userId: string) {
     try {
       await ensureSignedIn();
       await client.ai.chat(
-        { question, imageUrl },
+        { question, imageUrl, ...(photoText !== undefined && { photoText }) },
         {
           signal: controller.signal,
+          // What was read from the photo is shown under it, on the question's bubble.
+          onPhoto: (photo) => setMessages((shown) => shown.map((m) => (m.id === questionId ? { ...m, photo } : m))),
           onSources: (sources) => update(() => ({ sources })),
           onChunk: (delta) => update((m) => ({ content: m.content + delta, status: 'streaming' })),
         },
@@ -115,5 +118,23 @@ export function useChat(userId: string) {
     [streamAnswer],
   );
 
-  return { messages, isLoading, send };
+  /** Asks the same question of the same photo again, with the text read from it as the user corrected it. */
+  const askAgain = useCallback(
+    ({ question, imageUrl, photoText }: { question: string; imageUrl: string; photoText: string }) => {
+      if (busy.current) return;
+      busy.current = true;
+      setIsLoading(true);
+      const now = Date.now();
+      const answerId = `${now}-assistant`;
+      setMessages((shown) => [
+        ...shown,
+        { id: `${now}-user`, role: 'user', content: question, imageUrl, photo: { text: photoText, identifiers: [], manual: null }, timestamp: now },
+        { id: answerId, role: 'assistant', content: '', status: 'waiting', timestamp: now },
+      ]);
+      void streamAnswer(answerId, question, imageUrl, photoText);
+    },
+    [streamAnswer],
+  );
+
+  return { messages, isLoading, send, askAgain };
 }

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExtractor } from '../extract.js';
 import { makeImageOnlyPdf, makePdf } from '../fixtures/make-documents.js';
+import { findSkew } from './deskew.js';
 import { createOcr } from './index.js';
 import { tesseractPaths } from './tesseract.js';
 import { renderPhoto, renderTextlessPhoto } from './test-support/render-photo.js';
@@ -54,6 +55,13 @@ describe('OCR with tesseract.js', () => {
     expect(await ocr.readPhoto(display)).toBe('ERR E4\nLOW FLOW');
     const label = await renderPhoto({ style: 'sticker', lines: ['SPARE PART', 'P/N PN-4471-B', 'MECHANICAL SEAL KIT'], effects: { shear: 0.12, blur: 0.8, brightness: 0.7 } });
     expect(await ocr.readPhoto(label)).toMatch(/PN-4471-B/);
+  });
+
+  it('finds how far a photo is tilted, to level its text lines before reading', async () => {
+    for (const rotate of [-8, 0, 5]) {
+      const photo = await renderPhoto({ style: 'plate', lines: ['NORDCOOL CHILLERS', 'MODEL XR-200', 'S/N 4471-0B2293'], effects: { rotate, blur: 0.8 } });
+      expect(Math.abs((await findSkew(photo)) + rotate)).toBeLessThanOrEqual(1);
+    }
   });
 
   it('gives no text for a photo without any, rather than scraps of texture', async () => {

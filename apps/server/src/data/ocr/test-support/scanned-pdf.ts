@@ -20,21 +20,21 @@ function wrap(paragraph: string, width = 80): string[] {
   return lines;
 }
 
-/** One A4 page at 150 dpi (1240 x 1754) with the paragraphs set in 11-point type, as a PNG. */
+/** One A4 page at 150 dpi (1240 x 1754) with the paragraphs set in 11-point type, as a JPEG (as scanners save them). */
 async function scanPage(paragraphs: string[], tilt: number): Promise<Buffer> {
   const lines = paragraphs.flatMap((paragraph) => [...wrap(paragraph), '']);
   const text = lines.map((line, i) => `<text x="110" y="${150 + i * 34}" font-family="Liberation Serif" font-size="25" fill="#1a1a1a">${escapeXml(line)}</text>`).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1240" height="1754"><rect width="1240" height="1754" fill="#fbfaf6"/>${text}</svg>`;
   const grain = { create: { width: 1240, height: 1754, channels: 3 as const, background: '#808080', noise: { type: 'gaussian' as const, mean: 128, sigma: 10 } } };
   const page = await sharp(Buffer.from(svg)).composite([{ input: grain, blend: 'soft-light' }]).png().toBuffer();
-  return sharp(page).rotate(tilt, { background: '#fbfaf6' }).resize(1240, 1754, { fit: 'fill' }).greyscale().png().toBuffer();
+  return sharp(page).rotate(tilt, { background: '#fbfaf6' }).resize(1240, 1754, { fit: 'fill' }).greyscale().jpeg({ quality: 70 }).toBuffer();
 }
 
 /** A PDF whose pages are scans of `pages` (each a list of paragraphs): images only, no text layer. */
 export async function makeScannedPdf(pages: string[][]): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   for (const [i, paragraphs] of pages.entries()) {
-    const image = await pdf.embedPng(await scanPage(paragraphs, i % 2 === 0 ? 0.6 : -0.4));
+    const image = await pdf.embedJpg(await scanPage(paragraphs, i % 2 === 0 ? 0.6 : -0.4));
     pdf.addPage([595, 842]).drawImage(image, { x: 0, y: 0, width: 595, height: 842 });
   }
   return Buffer.from(await pdf.save());

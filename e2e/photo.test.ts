@@ -10,7 +10,7 @@ import { renderPhoto, renderTextlessPhoto } from '../apps/server/src/data/ocr/te
 import { ChatPage } from './pages/chat-page.js';
 import { HostedAuthPage } from './pages/hosted-auth-page.js';
 import { GOOD_PASSWORD, uniqueEmail } from './support/accounts.js';
-import { launchBrowser, openPage, saveScreenshot } from './support/browser.js';
+import { launchBrowser, openPage, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
 import { startServer, type TestServer } from './support/server.js';
 
 const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
@@ -56,17 +56,17 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function openChat() {
-  const opened = await openPage({ browser, viewport: 'phone', url: HostedAuthPage.url(server.url) });
+async function openChat(viewport: ViewportName) {
+  const opened = await openPage({ browser, viewport, url: HostedAuthPage.url(server.url) });
   await new HostedAuthPage(opened.page).signUp({ displayName: 'Pat Photo', email: uniqueEmail('photo'), password: GOOD_PASSWORD });
   const chat = new ChatPage(opened.page);
   await chat.waitUntilReady();
   return { ...opened, chat };
 }
 
-describe('a photo in the chat at 375 px, no AI model', () => {
+describe.each(VIEWPORT_NAMES)('a photo in the chat on %s (375 px phone, 1280 px desktop), no AI model', (viewport) => {
   test('shows the text read from a nameplate under it, names and cites its manual, and asks again with corrected text', async () => {
-    const { page, context, errors, chat } = await openChat();
+    const { page, context, errors, chat } = await openChat(viewport);
     try {
       const nameplate = await renderPhoto({ style: 'plate', lines: ['THERMAX HEATING', 'MODEL GB-90', 'S/N 2231-7705', 'FAULT F28'], effects: { rotate: 3, blur: 1, brightness: 0.6, noise: 20, glare: 0.5 } });
       await chat.attachFile({ name: 'nameplate.jpg', mimeType: 'image/jpeg', buffer: nameplate });
@@ -89,7 +89,7 @@ describe('a photo in the chat at 375 px, no AI model', () => {
       // The photo, the text read from it and the answer's first lines, as the technician scrolls back up to them.
       await chat.questions.last().evaluate((element) => element.scrollIntoView({ block: 'start' }));
       // A copy of each of these screenshots, looked at, is kept in e2e/reference/.
-      await saveScreenshot(page, 'chat-photo-nameplate-phone');
+      await saveScreenshot(page, `chat-photo-nameplate-${viewport}`);
 
       // The technician reads the display again and corrects the fault code.
       await correct.click();
@@ -108,7 +108,7 @@ describe('a photo in the chat at 375 px, no AI model', () => {
   });
 
   test('says plainly that a photo without text could not be read, and asks for the model number', async () => {
-    const { page, context, errors, chat } = await openChat();
+    const { page, context, errors, chat } = await openChat(viewport);
     try {
       await chat.attachFile({ name: 'pump.jpg', mimeType: 'image/jpeg', buffer: await renderTextlessPhoto() });
       await chat.preview.waitFor();
@@ -117,7 +117,7 @@ describe('a photo in the chat at 375 px, no AI model', () => {
       expect(await answer.textContent()).toBe('I could not read any text in this photo, so I cannot tell which unit it shows. Please type the model number from its nameplate, or describe the unit and what it is doing.');
       expect(await chat.sourceLinks(answer).count()).toBe(0);
       expect(await chat.photoReading(chat.questions.last()).textContent()).toContain('No text could be read from this photo.');
-      await saveScreenshot(page, 'chat-photo-no-text-phone');
+      await saveScreenshot(page, `chat-photo-no-text-${viewport}`);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -23,7 +23,7 @@ import { registerNotifyRoutes } from './notify/routes.js';
 import { restTables } from './product/policies.js';
 import { securityHeaders } from './web/security-headers.js';
 import { registerWebApp } from './web/static.js';
-import { createAiProvider, type DownloadFile, registerAiRoutes } from './ai/index.js';
+import { createAiProvider, createAiRateLimit, type DownloadFile, registerAiRoutes } from './ai/index.js';
 import { registerAnalyticsRoutes } from './analytics/routes.js';
 import { chunkText } from './data/chunk.js';
 import { createExtractor } from './data/extract.js';
@@ -168,8 +168,9 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerStorageRoutes(app, files);
   registerDataRoutes(app, { extractor, publicUrl: config.publicUrl, readOwnFile: files.readByPublicUrl });
   registerWebDataRoutes(app, { config, saveFile: files.saveServerFile });
-  registerAiRoutes(app, { provider: ai, config });
-  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens });
+  const aiRateLimit = createAiRateLimit(app, config.aiRateLimitPerMinute);
+  registerAiRoutes(app, { provider: ai, rateLimit: aiRateLimit, config });
+  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens, rateLimit: aiRateLimit });
   await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
   // Every open library view sees a manual's processing status change as it happens.
   events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => log(`realtime: ${error.message}`)));

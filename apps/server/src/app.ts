@@ -45,12 +45,14 @@ export interface AppDeps {
   pool: pg.Pool;
   /** Fetches user-given image and audio URLs from the internet; default: public addresses only. */
   downloadFile?: DownloadFile;
+  /** Where the log's JSON lines go; default: standard output. */
+  logDestination?: { write(line: string): void };
 }
 
 /** Builds the whole server: the platform API and the web app. Tests build it too. */
-export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, pool, downloadFile, logDestination }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, serializers: { req: serializeRequest } },
+    logger: { level: config.logLevel, serializers: { req: serializeRequest }, ...(logDestination && { stream: logDestination }) },
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
@@ -139,10 +141,10 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
 
   registerOpsRoutes(app, { pool, redis, metricsTokens: [config.metricsToken, config.serviceKey].filter((token) => token !== undefined) });
 
-  const log = (message: string) => app.log.warn(message);
+  const warn = (message: string) => app.log.warn(message);
   const hub = createRealtimeHub({ redis, projectId: config.projectId });
   const schema = await loadSchema(pool, restTables);
-  registerRestRoutes(app, { pool, schema, maxRows: config.restMaxRows, onWrite: (change) => publishRowChanges(hub, change, log) });
+  registerRestRoutes(app, { pool, schema, maxRows: config.restMaxRows, onWrite: (change) => publishRowChanges(hub, change, warn) });
   registerRawSqlRoutes(app, pool);
   registerAuthRoutes(app, auth);
   registerOAuthRoutes(app, auth);
@@ -151,7 +153,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerInvitationRoutes(app, auth);
 
   // Files, document text, AI and the product's chat and manual ingestion, each on its configured driver.
-  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log });
+  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log: warn });
   // On the disk, files a crash left without their row are removed once per start, in the background.
   // A bucket is not swept (listing all of it at every start is costly): that is left to its operator's lifecycle rules.
   let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
@@ -173,8 +175,8 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens, rateLimit: aiRateLimit });
   await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
   // Every open library view sees a manual's processing status change as it happens.
-  events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => log(`realtime: ${error.message}`)));
-  const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkText, events, log });
+  events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => warn(`realtime: ${error.message}`)));
+  const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkText, events, log: app.log });
   // A manual cut off mid-extraction is picked up again by the next start (its job stays queued).
   app.addHook('onClose', async () => {
     const stopped = ingestion.stop();

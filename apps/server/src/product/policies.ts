@@ -61,9 +61,9 @@ const visibleManuals = (user: User): Permission => (seesPlanners(user) ? anyone 
 const ofVisibleManual = (user: User): Permission =>
   seesPlanners(user) ? anyone : { where: sql`"manual_id" IN (SELECT "id" FROM "manuals" WHERE "document_type" <> 'system_planner')` };
 
-const librarians: Role[] = ['admin', 'technician', 'manager'];
+const librarians: Role[] = ['admin', 'technician'];
 
-/** A library table: every signed-in user reads; admins, technicians and managers write. */
+/** A library table: every signed-in user reads; admins and technicians write (SPEC.md section 6). */
 function libraryTable(opts: { read: (user: User) => Permission; createMessage: string; deleteRoles: Role[]; deleteMessage: string; check?: (user: User, row: Record<string, unknown>) => void }): TablePolicy {
   const write = (message: string) =>
     forUsers((user) => {

@@ -10,7 +10,7 @@ export type SignedInCaller = Extract<Caller, { kind: 'user' | 'service' }>;
 const personalFolders = new Set(['chat-images', 'avatars']);
 // The manual library: read by every signed-in user, written by these roles (SPEC.md section 6).
 const libraryFolder = 'manuals';
-const librarians: Role[] = ['admin', 'technician', 'manager'];
+const librarians: Role[] = ['admin', 'technician'];
 
 const isAdmin = (caller: SignedInCaller) => caller.kind === 'service' || caller.role === 'admin';
 const isOwner = (caller: SignedInCaller, object: StoredObject) => caller.kind === 'user' && object.ownerId === caller.userId;

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { userRolesTable } from '@/lib/tables';
 
 // Who may do what in the library, as the server's policies decide it (README, SPEC.md
-// section 6): admins, technicians and managers write; only admins delete and manage roles.
-const WRITERS = ['admin', 'technician', 'manager'];
+// section 6): admins and technicians write; only admins delete and manage roles.
+const WRITERS = ['admin', 'technician'];
 
 /** The signed-in user's role (the userRoles row of their email; none means no role) and what it allows. */
 export function useLibraryRole(email: string) {

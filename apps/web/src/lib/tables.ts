@@ -1,4 +1,5 @@
 import type { TableClient } from '@fieldassist/client';
+import type { Role } from '@fieldassist/client/roles';
 
 import { client } from '@/lib/client';
 
@@ -35,8 +36,7 @@ export interface UserRecord {
   lastSignIn: string | null;
 }
 
-export const USER_ROLES = ['admin', 'manager', 'technician', 'viewer'] as const;
-export type UserRoleName = (typeof USER_ROLES)[number];
+export type UserRoleName = Role;
 
 export interface UserRoleRecord {
   id: string;

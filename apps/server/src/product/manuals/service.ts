@@ -38,6 +38,8 @@ export const authorizeLibraryWrite = (caller: Caller) => void requireLibraryWrit
 
 // Storage paths allow letters, digits and a little punctuation; the time keeps them unique.
 const libraryPath = (fileName: string) => `${LIBRARY_FOLDER}/${Date.now()}_${fileName.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').trim() || 'manual'}`;
+/** The uploaded name a library path was made from (without the time libraryPath put first). */
+const uploadedName = (storedName: string) => storedName.replace(/^\d+_/, '');
 
 export interface UploadedManualFile {
   /** The storage path: what saveManual and discardUpload take. */
@@ -126,7 +128,7 @@ async function ownLibraryFile(deps: ManualsDeps, caller: LibraryWriter, path: st
 export async function saveManual(deps: ManualsDeps, opts: { caller: Caller } & SaveManualInput): Promise<SavedManual> {
   const caller = requireLibraryWriter(opts.caller);
   const file = await ownLibraryFile(deps, caller, opts.path);
-  const fileName = opts.fileName?.trim() || file.fileName;
+  const fileName = opts.fileName?.trim() || uploadedName(file.fileName);
   const id = `manual_${randomBytes(16).toString('hex')}`;
   return transaction(deps.pool, async (client) => {
     const { rows } = await client.query<SavedManual>(

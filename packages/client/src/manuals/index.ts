@@ -3,7 +3,7 @@
 import type { AccessTokenGetter, HttpCore } from '../http.js';
 import { asStorageError, invalid, invalidResponse, MAX_UPLOAD_BYTES, tooLarge } from '../storage/errors.js';
 import { uploadWithProgress } from '../storage/xhr-upload.js';
-import type { ManualsClient, SavedManual, UploadedManualFile } from './types.js';
+import type { ManualsClient, Manual, UploadedManualFile } from './types.js';
 
 export interface ManualsOptions {
   http: HttpCore;
@@ -47,7 +47,7 @@ export function createManuals(options: ManualsOptions): ManualsClient {
 
     async save(input) {
       try {
-        const { data } = await http.request<SavedManual>({ method: 'POST', path: route(), body: { ...input, tagIds: input.tagIds ?? [] } });
+        const { data } = await http.request<Manual>({ method: 'POST', path: route(), body: { ...input, tagIds: input.tagIds ?? [] } });
         if (typeof data?.id !== 'string') throw invalidResponse('id');
         return data;
       } catch (error) {

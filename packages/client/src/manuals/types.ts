@@ -27,7 +27,10 @@ export interface SaveManualInput extends Partial<ManualMetadata> {
   tagIds?: string[];
 }
 
-export interface SavedManual {
+export type ProcessingStatus = 'pending' | 'processing' | 'ready' | 'failed';
+
+/** A manual of the library (SPEC.md section 3), camelCase as the app sees it. */
+export interface Manual {
   id: string;
   versionId: string | null;
   title: string;
@@ -36,14 +39,17 @@ export interface SavedManual {
   fileSize: number;
   fileType: string | null;
   description: string | null;
-  documentType: string;
+  documentType: 'manual' | 'system_planner';
   technology: string | null;
   datePublished: string | null;
   partNumber: string | null;
-  uploadedBy: string | null;
-  processingStatus: string;
   createdAt: string;
   updatedAt: string;
+  uploadedBy: string | null;
+  /** Set by the server's ingestion; pushed on the `manuals` channel as it changes. */
+  processingStatus: ProcessingStatus;
+  processingError: string | null;
+  pageCount: number | null;
 }
 
 /** The product's manual library (SPEC.md section 4): upload, review, save. */
@@ -51,7 +57,7 @@ export interface ManualsClient {
   /** Stores the file in the library and answers with the metadata the server read from its text. */
   upload(file: Blob, options?: { onProgress?: (percent: number) => void }): Promise<UploadedManualFile>;
   /** Saves the manual with its tags in one transaction; the server then ingests it. */
-  save(input: SaveManualInput): Promise<SavedManual>;
+  save(input: SaveManualInput): Promise<Manual>;
   /** Removes an uploaded file nobody will save (a cancelled review, a failed bulk step). */
   discard(path: string): Promise<void>;
 }

@@ -92,6 +92,7 @@ export interface SaveManualInput extends Partial<ManualMetadata> {
   tagIds: string[];
 }
 
+/** A saved manual as the client receives it (camelCase, as the REST API's rows become in the SDK). */
 export interface SavedManual {
   id: string;
   versionId: string | null;
@@ -101,14 +102,16 @@ export interface SavedManual {
   fileSize: number;
   fileType: string | null;
   description: string | null;
-  documentType: string;
+  documentType: 'manual' | 'system_planner';
   technology: string | null;
   datePublished: string | null;
   partNumber: string | null;
-  uploadedBy: string | null;
-  processingStatus: string;
   createdAt: string;
   updatedAt: string;
+  uploadedBy: string | null;
+  processingStatus: 'pending' | 'processing' | 'ready' | 'failed';
+  processingError: string | null;
+  pageCount: number | null;
 }
 
 /** The file the caller uploaded to the library (or any, for an admin or the service key); else NOT_FOUND. */
@@ -136,7 +139,7 @@ export async function saveManual(deps: ManualsDeps, opts: { caller: Caller } & S
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'manual', $9, $10, $11, $12)
        RETURNING id, version_id AS "versionId", title, file_url AS "fileUrl", file_name AS "fileName", file_size::float8 AS "fileSize", file_type AS "fileType",
          description, document_type AS "documentType", technology, date_published AS "datePublished", part_number AS "partNumber", uploaded_by AS "uploadedBy",
-         processing_status AS "processingStatus", created_at AS "createdAt", updated_at AS "updatedAt"`,
+         processing_status AS "processingStatus", processing_error AS "processingError", page_count AS "pageCount", created_at AS "createdAt", updated_at AS "updatedAt"`,
       [
         id, opts.versionId, knownValue(opts.title) ?? titleFromFileName(fileName), file.publicUrl, fileName, file.size, file.contentType,
         knownValue(opts.description), knownValue(opts.technology), knownValue(opts.datePublished), knownValue(opts.partNumber), caller.kind === 'user' ? caller.email : null,

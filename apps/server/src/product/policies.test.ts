@@ -29,7 +29,7 @@ let other: TestUser;
 let app: FastifyInstance;
 const id = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 const service = { authorization: `Bearer ${TEST_SERVICE_KEY}` };
-// SPEC.md section 6: admin and technician write the library; a manager reads it.
+// SPEC.md section 6: admins and technicians write the library; managers read it.
 const librarian = (who: Who) => who === 'admin' || who === 'technician';
 const signedIn = (outcome: (who: Who) => Outcome) => (who: Who): Outcome => (who === 'anonymous' ? 401 : outcome(who));
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { canWriteLibrary } from '@fieldassist/client/roles';
+import { canDeleteManuals, canWriteLibrary } from '@fieldassist/client/roles';
 import type pg from 'pg';
 import type { AiProvider } from '../../ai/provider.js';
 import { type Caller, requireSignedIn } from '../../auth/caller.js';
@@ -13,6 +13,7 @@ import type { FileStore } from '../../storage/index.js';
 import { topFolder } from '../../storage/paths.js';
 import { enqueueManuals } from '../ingestion/queue.js';
 import { LIBRARY_FOLDER } from './file-access.js';
+import { manualVisibleTo } from './visibility.js';
 import { knownValue, type ManualMetadata, titleFromFileName } from './file-name.js';
 import { readManualMetadata } from './metadata.js';
 import { deleteFileText, saveFileText } from './texts.js';
@@ -171,4 +172,18 @@ export async function discardUpload(deps: ManualsDeps, opts: { caller: Caller; p
   if (rowCount) throw new ApiError('CONFLICT', 'The file belongs to a saved manual');
   await deleteFileText(deps.pool, file.publicUrl);
   return deps.files.removeFiles({ caller, paths: [file.path] });
+}
+
+/**
+ * Deletes a manual (admins only, SPEC.md section 6) with its passages, tags and job; its file is
+ * removed shortly after by the ingestion worker (migrations/004 collects it). A manual the caller
+ * cannot see is NOT_FOUND, like a missing one. Throws UNAUTHORIZED, FORBIDDEN, NOT_FOUND.
+ */
+export async function deleteManual(deps: ManualsDeps, opts: { caller: Caller; id: string }): Promise<{ id: string }> {
+  requireSignedIn(opts.caller);
+  const role = opts.caller.kind === 'service' ? 'admin' : opts.caller.role;
+  if (!canDeleteManuals(role)) throw new ApiError('FORBIDDEN', 'Only admins can delete manuals');
+  const { rows } = await deps.pool.query<{ id: string }>(`DELETE FROM manuals WHERE id = $1 AND ${manualVisibleTo(role)} RETURNING id`, [opts.id]);
+  if (!rows[0]) throw new ApiError('NOT_FOUND', 'Manual not found');
+  return rows[0];
 }

@@ -6,12 +6,12 @@ import type { DocumentKind } from './sniff.js';
 // the worker so the main thread never loads the extractors themselves.
 
 /**
- * One job, as the pool posts it to a worker: a document's text (with `findScans`, a PDF's
- * pages without a text layer are reported for OCR instead of failing the document), the text
+ * One job, as the pool posts it to a worker: a document's text (a PDF's pages without a text
+ * layer are reported for OCR; with `readScans` they will be read, so they do not fail the document), the text
  * of a photo, or the text of one scanned PDF page (rendered, then read by OCR).
  */
 export type WorkerInput =
-  | { kind: DocumentKind; bytes: Uint8Array; findScans?: boolean }
+  | { kind: DocumentKind; bytes: Uint8Array; readScans?: boolean }
   | { kind: 'image'; bytes: Uint8Array }
   | { kind: 'pdf-page'; bytes: Uint8Array; page: number };
 
@@ -25,7 +25,7 @@ export type WorkerMessage =
   | { type: 'done' }
   | { type: 'error'; code: ErrorCode | null; message: string };
 
-/** What one job yields: the pages read, and the pages that need OCR (findScans only). */
+/** What one job yields: the pages read, and the PDF pages that need OCR. */
 export interface WorkerResult {
   pages: PageText[];
   scans: number[];

@@ -19,7 +19,7 @@ export async function extractPages(input: WorkerInput, emit: (page: PageText) =>
   if (input.kind === 'image') return emit({ page: 1, text: await readImageText(input.bytes) });
   if (input.kind === 'pdf-page') return emit({ page: input.page, text: await readScannedPage(input.bytes, input.page) });
   const { kind, bytes } = input;
-  if (kind === 'pdf') return readPdfPages(bytes, emit, input.findScans ? emitScan : undefined);
+  if (kind === 'pdf') return readPdfPages(bytes, emit, emitScan, { scansRead: input.readScans });
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const raw = kind === 'docx' ? await readDocxText(buffer) : kind === 'doc' ? await readDocText(buffer) : decodeText(buffer);
   // Word and text files have no pages: the whole text is page 1.

@@ -22,12 +22,12 @@ describe('extractDocument: what it reads', () => {
   it('reads a DOCX, whatever its name says', async () => {
     const bytes = await makeDocx(['Compressor maintenance', french, 'Replace the filter.']);
     const result = await extractor.extractDocument({ bytes, fileName: 'notes.txt', contentType: 'text/plain' });
-    expect(result).toEqual({ kind: 'docx', pages: [{ page: 1, text: `Compressor maintenance\n\n${french}\n\nReplace the filter.` }], ocrPages: [] });
+    expect(result).toEqual({ kind: 'docx', pages: [{ page: 1, text: `Compressor maintenance\n\n${french}\n\nReplace the filter.` }], scannedPages: [], ocrPages: [] });
   });
 
   it('reads a Word 97 .doc (checked-in fixture made by LibreOffice)', async () => {
     const result = await extractor.extractDocument({ bytes: await fixture('sample.doc'), fileName: 'sample.doc' });
-    expect(result).toEqual({ kind: 'doc', pages: [{ page: 1, text: sampleDocParagraphs.join('\n') }], ocrPages: [] });
+    expect(result).toEqual({ kind: 'doc', pages: [{ page: 1, text: sampleDocParagraphs.join('\n') }], scannedPages: [], ocrPages: [] });
   });
 
   it.each([

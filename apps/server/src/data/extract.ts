@@ -11,7 +11,9 @@ export interface ExtractedDocument {
   kind: DocumentKind;
   /** Pages that have text, in order; Word and text files are one page. */
   pages: PageText[];
-  /** The pages whose text was read by OCR (scanned pages), in order. */
+  /** A PDF's pages with (almost) no text layer: scanned pages, in order. */
+  scannedPages: number[];
+  /** The scanned pages whose text was read by OCR (readScans only), in order. */
   ocrPages: number[];
 }
 
@@ -53,10 +55,10 @@ export function createExtractor(limits: Partial<ExtractLimits> = {}, ocr?: Ocr):
   return {
     async extractDocument(file, options = {}) {
       const kind = await detectKind(file);
-      const findScans = Boolean(options.readScans && ocr);
-      const { pages, scans } = await pool.run({ kind, bytes: file.bytes, findScans });
-      if (!ocr || scans.length === 0) return { kind, pages, ocrPages: [] };
-      return { kind, ...(await readScannedPages(ocr, file.bytes, pages, scans, options.readScans?.onProgress)) };
+      const readScans = Boolean(options.readScans && ocr);
+      const { pages, scans } = await pool.run({ kind, bytes: file.bytes, readScans });
+      if (!readScans || scans.length === 0) return { kind, pages, scannedPages: scans, ocrPages: [] };
+      return { kind, scannedPages: scans, ...(await readScannedPages(ocr!, file.bytes, pages, scans, options.readScans?.onProgress)) };
     },
     close: () => pool.close(),
   };

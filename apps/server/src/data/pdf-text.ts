@@ -55,14 +55,16 @@ async function hasImages(pdf: PdfDocument): Promise<boolean> {
 /**
  * Reads a PDF page by page with pdf.js (through unpdf) and hands each page's text to `emit`
  * as soon as it is read, so a long manual is never held as one string. Pages without text
- * are skipped. With `emitScan`, each page with (almost) no text layer is also handed to it,
- * to be read by OCR, and such pages are not an error. Throws DOCUMENT_ENCRYPTED,
- * UNREADABLE_DOCUMENT, NO_TEXT_LAYER (pages but only images) or EMPTY_DOCUMENT ('PDF content is empty').
+ * are skipped. Each page with (almost) no text layer is also handed to `emitScan`, to be read
+ * by OCR; with `scansRead`, such pages are text to come, not an error. Throws
+ * DOCUMENT_ENCRYPTED, UNREADABLE_DOCUMENT, NO_TEXT_LAYER (pages but only images) or
+ * EMPTY_DOCUMENT ('PDF content is empty').
  */
-export async function readPdfPages(bytes: Uint8Array, emit: (page: PageText) => void, emitScan?: (page: number) => void): Promise<void> {
+export async function readPdfPages(bytes: Uint8Array, emit: (page: PageText) => void, emitScan: (page: number) => void, { scansRead = false } = {}): Promise<void> {
   const pdf = await openPdf(bytes);
   try {
     let emitted = 0;
+    let scans = 0;
     let failed = 0;
     for (let n = 1; n <= pdf.numPages; n++) {
       // One damaged page should not cost the manual its other pages.
@@ -72,12 +74,12 @@ export async function readPdfPages(bytes: Uint8Array, emit: (page: PageText) => 
         emit({ page: n, text });
         emitted++;
       }
-      if (emitScan && !broken && text.replace(/[^\p{L}\p{N}]/gu, '').length < scanBelowCharacters) {
+      if (!broken && text.replace(/[^\p{L}\p{N}]/gu, '').length < scanBelowCharacters) {
         emitScan(n);
-        emitted++;
+        scans++;
       }
     }
-    if (emitted > 0) return;
+    if (emitted > 0 || (scansRead && scans > 0)) return;
     if (pdf.numPages > 0 && failed === pdf.numPages) throw unreadable();
     if (await hasImages(pdf).catch(() => false)) {
       throw new ApiError('NO_TEXT_LAYER', 'This PDF has no text layer (scanned images); it cannot be searched');

@@ -1,4 +1,5 @@
-import type { TableClient } from '@fieldassist/client';
+import type { Manual as LibraryManual, TableClient } from '@fieldassist/client';
+import type { Role } from '@fieldassist/client/roles';
 
 import { client } from '@/lib/client';
 
@@ -35,8 +36,7 @@ export interface UserRecord {
   lastSignIn: string | null;
 }
 
-export const USER_ROLES = ['admin', 'manager', 'technician', 'viewer'] as const;
-export type UserRoleName = (typeof USER_ROLES)[number];
+export type UserRoleName = Role;
 
 export interface UserRoleRecord {
   id: string;
@@ -57,33 +57,10 @@ export interface ReleaseVersion {
   createdBy: string | null;
 }
 
-export type ProcessingStatus = 'pending' | 'processing' | 'ready' | 'failed';
-
-export interface Manual {
-  id: string;
-  versionId: string | null;
-  title: string;
-  fileUrl: string;
-  fileName: string;
-  fileSize: number;
-  fileType: string | null;
-  description: string | null;
-  documentType: 'manual' | 'system_planner';
-  technology: string | null;
-  datePublished: string | null;
-  partNumber: string | null;
-  createdAt: string;
-  updatedAt: string;
-  uploadedBy: string | null;
-  /** Set by the server's ingestion; pushed on the `manuals` channel as it changes. */
-  processingStatus: ProcessingStatus;
-  processingError: string | null;
-  pageCount: number | null;
-  /** The pages whose text was read by OCR (scanned pages). */
-  ocrPages?: number[];
-  /** In the browser only: scanned pages read so far while processing, from the `manuals` channel. */
-  scanProgress?: { read: number; total: number };
-}
+// A manual is what the SDK's client.manuals.save answers, and a row of the manuals table; the
+// library adds how far ingestion has read its scanned pages, from the `manuals` channel.
+export type Manual = LibraryManual & { scanProgress?: { read: number; total: number } };
+export type { ProcessingStatus } from '@fieldassist/client';
 
 export interface Tag {
   id: string;

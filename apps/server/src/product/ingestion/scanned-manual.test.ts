@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PDFDocument } from 'pdf-lib';
+import { makePdf } from '../../data/fixtures/make-documents.js';
 import { makeScannedPdf } from '../../data/ocr/test-support/scanned-pdf.js';
+import { multipart } from '../../storage/test-support/upload-requests.js';
 import { SERVICE_MANUAL } from '../../data/ocr/test-support/service-manual.js';
 import type { TestUser } from '../../test-support/users.js';
 import { retrievePassages } from '../chat/retrieve.js';
@@ -40,5 +43,28 @@ describe('a scanned manual', () => {
     }
     const { rows: chunks } = await lib.pool.query<{ extracted_text: string }>('SELECT extracted_text FROM manual_content WHERE manual_id = $1 AND page_number = 2', [manual.id]);
     expect(chunks.map((chunk) => chunk.extracted_text).join(' ')).toMatch(/PN-7720-G/);
+  });
+
+  it('uploaded through the library with a text cover, is read at ingestion, its scanned page by OCR', { timeout: 120_000 }, async () => {
+    await lib.pool.query("INSERT INTO release_versions (id, version_name, release_year) VALUES ('ver_scan', 'Series 2', 2019) ON CONFLICT DO NOTHING");
+    const merged = await PDFDocument.create();
+    const cover = await makePdf([['XR-200 Air-Cooled Chiller', 'Service Manual', 'Part No. PN-2000-X']]);
+    for (const source of [cover, await makeScannedPdf([[...SERVICE_MANUAL.pages[1]]])]) {
+      const from = await PDFDocument.load(source);
+      for (const page of await merged.copyPages(from, from.getPageIndices())) merged.addPage(page);
+    }
+    const { payload, contentType } = multipart([{ name: 'file', fileName: 'xr-200-mixed.pdf', bytes: Buffer.from(await merged.save()) }]);
+    const uploaded = await app.inject({ method: 'POST', url: '/api/app/fieldassist/manuals/uploads', headers: { ...people.technician.headers, 'content-type': contentType }, payload });
+    expect(uploaded.statusCode).toBe(200);
+    const file = uploaded.json();
+    expect(file.unreadable).toBeUndefined(); // the cover has text; the scanned page is read at ingestion
+    const saved = await app.inject({ method: 'POST', url: '/api/app/fieldassist/manuals', headers: people.technician.headers, payload: { path: file.path, fileName: file.fileName, versionId: 'ver_scan', title: 'XR-200 mixed scan', tagIds: [] } });
+    expect(saved.statusCode).toBe(201);
+    const manualId = saved.json().id as string;
+    expect(await waitForIngestion(lib.pool, manualId, 90_000)).toMatchObject({ processing_status: 'ready', page_count: 2 });
+    const { rows: [row] } = await lib.pool.query<{ ocr_pages: number[] }>('SELECT ocr_pages FROM manuals WHERE id = $1', [manualId]);
+    expect(row!.ocr_pages).toEqual([2]);
+    const { rows } = await lib.pool.query<{ page_number: number }>("SELECT DISTINCT page_number FROM manual_content WHERE manual_id = $1 AND search @@ phraseto_tsquery('simple', 'PN-7720-G')", [manualId]);
+    expect(rows.map((r) => r.page_number)).toEqual([2]);
   });
 });

@@ -2,7 +2,10 @@
  * bench/retrieval: how well the chat finds the page that answers a technician's question, on
  * real manuals, and whether it says so when none does.
  *
- *   npx tsx bench/retrieval/run.ts [--split tuned|heldout|all] [--manual avrdude ...] [--keep-db <name>] [--reingest]
+ *   npx tsx bench/retrieval/run.ts [--split tuned|heldout|all] [--manual avrdude ...] [--keep-db <name>] [--reingest] [--scanned]
+ *
+ * With --scanned, each manual is uploaded as a scanned copy (scan-copy.ts: its pages as images,
+ * no text layer), so the server reads it by OCR (issue 17).
  *
  * Starts the real server (buildApp, as main.ts builds it, with no AI model: the server answers
  * by itself), signs up an admin, uploads each manual of manuals.ts as the web app does (storage
@@ -30,6 +33,7 @@ import { migrate } from '../../apps/server/src/db/migrate.js';
 import { createPool } from '../../apps/server/src/db/pool.js';
 import { type Cleanups, openBenchDatabase } from '../tools/database.js';
 import { CACHE_DIR, fetchManuals } from './manuals.js';
+import { scanCopy } from './scan-copy.js';
 import { type Asked, type Question, formatTable, scoreQuestion, summarise } from './score.js';
 
 const HOST = '127.0.0.1';
@@ -42,6 +46,7 @@ const { values: args } = parseArgs({
     manual: { type: 'string', multiple: true },
     'keep-db': { type: 'string' },
     reingest: { type: 'boolean', default: false },
+    scanned: { type: 'boolean', default: false },
   },
 });
 if (!['tuned', 'heldout', 'all'].includes(args.split)) throw new Error('--split must be tuned, heldout or all');
@@ -112,12 +117,12 @@ async function signUp(server: Server, count: number): Promise<{ admin: string; t
 
 /** The upload of apps/web's use-manual-upload: the file into storage under manuals/, then the manuals row. */
 async function uploadManual(server: Server, token: string, manual: { name: string; title: string; path: string }) {
-  const bytes = await readFile(manual.path);
+  const bytes = args.scanned ? await scanCopy(await readFile(manual.path)) : await readFile(manual.path);
   const fileName = `${manual.name}.pdf`;
   const form = new FormData();
   form.append('path', `manuals/${Date.now()}_${fileName}`);
   form.append('options', JSON.stringify({ upsert: true }));
-  form.append('file', new Blob([bytes], { type: 'application/pdf' }), fileName);
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), fileName);
   const stored = await call<{ publicUrl: string }>(server, `/api/storage/${server.projectId}/upload`, { method: 'POST', body: form, token });
   const id = `manual_${randomBytes(16).toString('hex')}`;
   await call(server, `/api/db/${server.projectId}/rest/v1/manuals`, {

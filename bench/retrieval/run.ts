@@ -117,7 +117,7 @@ async function signUp(server: Server, count: number): Promise<{ admin: string; t
 
 /** The upload of apps/web's use-manual-upload: the file into storage under manuals/, then the manuals row. */
 async function uploadManual(server: Server, token: string, manual: { name: string; title: string; path: string }) {
-  const bytes = args.scanned ? await scanCopy(await readFile(manual.path)) : await readFile(manual.path);
+  const bytes = args.scanned ? await scanCopy(await readFile(manual.path), log) : await readFile(manual.path);
   const fileName = `${manual.name}.pdf`;
   const form = new FormData();
   form.append('path', `manuals/${Date.now()}_${fileName}`);

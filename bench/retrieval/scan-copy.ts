@@ -1,25 +1,32 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PDFDocument } from 'pdf-lib';
-import sharp from 'sharp';
-import { getDocumentProxy } from 'unpdf';
-import { renderPdfPage } from '../../apps/server/src/data/ocr/render-page.js';
+import { ensurePoppler } from '../extract/tools.js';
 
 /**
- * A scanned copy of a PDF, as an office scanner would make one of the printed manual: each page
- * rendered (pdf.js, as the server renders scanned pages), grey, 150 dpi, saved as a JPEG, and
- * put back into a PDF of images only, with no text layer.
+ * A scanned copy of a PDF, as an office scanner makes one of the printed manual: each page
+ * rendered grey at 150 dpi by poppler's pdftoppm (pdf.js in Node draws no text glyphs here, only
+ * images), saved as a JPEG and put back into a PDF of images only, with no text layer.
  */
-export async function scanCopy(bytes: Uint8Array): Promise<Buffer> {
-  const source = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, verbosity: 0 });
-  const pageCount = source.numPages;
-  await source.destroy();
-  const copy = await PDFDocument.create();
-  for (let n = 1; n <= pageCount; n++) {
-    const rendered = await renderPdfPage(new Uint8Array(bytes), n);
-    const { width = 1, height = 1 } = await sharp(rendered).metadata();
-    // Rendered at 216 dpi; the scan keeps 150 dpi, the usual setting for documents.
-    const scan = await sharp(rendered).flatten({ background: '#ffffff' }).greyscale().resize({ width: Math.round((width * 150) / 216) }).jpeg({ quality: 70 }).toBuffer();
-    const image = await copy.embedJpg(scan);
-    copy.addPage([(width * 72) / 216, (height * 72) / 216]).drawImage(image, { x: 0, y: 0, width: (width * 72) / 216, height: (height * 72) / 216 });
+export async function scanCopy(bytes: Uint8Array, log: (message: string) => void): Promise<Buffer> {
+  await ensurePoppler(log);
+  const folder = await mkdtemp(join(tmpdir(), 'fieldassist-scan-copy-'));
+  try {
+    await writeFile(join(folder, 'source.pdf'), bytes);
+    await promisify(execFile)('pdftoppm', ['-r', '150', '-gray', '-jpeg', '-jpegopt', 'quality=70', join(folder, 'source.pdf'), join(folder, 'page')], { maxBuffer: 1 << 20 });
+    const pages = (await readdir(folder)).filter((name) => name.startsWith('page-')).sort();
+    const copy = await PDFDocument.create();
+    for (const name of pages) {
+      const image = await copy.embedJpg(await readFile(join(folder, name)));
+      const width = (image.width * 72) / 150;
+      const height = (image.height * 72) / 150;
+      copy.addPage([width, height]).drawImage(image, { x: 0, y: 0, width, height });
+    }
+    return Buffer.from(await copy.save());
+  } finally {
+    await rm(folder, { recursive: true, force: true });
   }
-  return Buffer.from(await copy.save());
 }

@@ -107,6 +107,8 @@ export interface ChatSource {
   title: string;
   page: number | null;
   fileUrl: string;
+  /** The passage's words as the answer cites them: the manual viewer marks them on the page. */
+  quote?: string;
 }
 
 export interface ChatRequest {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
-import { makeDocx, makePdf, manualPageLines } from '../apps/server/src/data/fixtures/make-documents.js';
+import { makeDocx } from '../apps/server/src/data/fixtures/make-documents.js';
 import { AppShell } from './pages/app-shell.js';
 import { ChatPage } from './pages/chat-page.js';
 import { ManualViewer } from './pages/manual-viewer.js';
@@ -19,54 +19,28 @@ import { launchBrowser, saveScreenshot, unexpectedErrors, VIEWPORT_NAMES, type V
 import { RTU_FAULT, RTU_TITLE, rtuManualPdf } from './support/library-files.js';
 import { startServer, type TestServer } from './support/server.js';
 import { signInExisting } from './support/signed-in.js';
+import { LONG_TITLE, longManualPassage, longManualPdf, serviceApi } from './support/viewer-library.js';
 
 const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
-const LONG_TITLE = 'Compressor manual (350 pages)';
 const WORD_TITLE = 'Chiller start-up guide';
 const WORD_PASSAGE = 'Open the isolation valves before starting the compressor.';
 
 let server: TestServer;
 let browser: Browser;
 let email: string;
+let api: ReturnType<typeof serviceApi>;
 const files: Record<'rtu' | 'long' | 'word', string> = { rtu: '', long: '', word: '' };
-
-/** 350 pages of about 400 KB, past what pdf.js reads in one go: each page's own lines, then a screenful of text. */
-function longManualPdf(): Promise<Buffer> {
-  const filler = (page: number) => Array.from({ length: 36 }, (_, line) => `${page}.${line + 1} Check the wiring, the fuses and the terminal torque before restarting the unit.`);
-  return makePdf(Array.from({ length: 350 }, (_, i) => [...manualPageLines(i + 1), ...filler(i + 1)]));
-}
-
-async function serviceCall(path: string, init: RequestInit): Promise<unknown> {
-  const response = await fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${SERVICE_KEY}`, ...init.headers } });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return response.json();
-}
-
-/** Stores a file in the library folder, as an upload does; answers its public URL. */
-async function store(name: string, type: string, bytes: Buffer): Promise<string> {
-  const form = new FormData();
-  form.append('path', `manuals/${randomBytes(6).toString('hex')}/${name}`);
-  form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
-  const body = (await serviceCall('/api/storage/fieldassist/upload', { method: 'POST', body: form })) as { publicUrl?: string; data?: { publicUrl?: string } };
-  const url = body.publicUrl ?? body.data?.publicUrl;
-  if (!url) throw new Error('the upload answered no publicUrl');
-  return url;
-}
-
-async function sql(statements: { sql: string; args: unknown[] }[]) {
-  return serviceCall('/api/db/fieldassist/batch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ statements }) });
-}
 
 /** The RTU manual in the library, ingested for real, so the live chat cites its page 3. */
 async function addRtuManual(fileUrl: string) {
-  await sql([
+  await api.sql([
     {
       sql: 'INSERT INTO manuals (id, title, file_url, file_name, file_type) VALUES (?, ?, ?, ?, ?)',
       args: ['manual_rtu', RTU_TITLE, fileUrl, 'rtu-500-service.pdf', 'application/pdf'],
     },
   ]);
   for (let i = 0; i < 150; i++) {
-    const result = JSON.stringify(await sql([{ sql: 'SELECT processing_status FROM manuals WHERE id = ?', args: ['manual_rtu'] }]));
+    const result = JSON.stringify(await api.sql([{ sql: 'SELECT processing_status FROM manuals WHERE id = ?', args: ['manual_rtu'] }]));
     if (result.includes('ready')) return;
     if (result.includes('failed')) throw new Error(`ingestion failed: ${result}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -75,30 +49,29 @@ async function addRtuManual(fileUrl: string) {
 }
 
 /** A saved answer whose sources carry the passages they cite, as the chat saves them. */
-async function addSavedAnswer() {
-  const sources = [
-    { manualId: 'manual_rtu', title: RTU_TITLE, page: 3, fileUrl: files.rtu, quote: `${RTU_FAULT}.` },
-    { manualId: 'manual_long', title: LONG_TITLE, page: 300, fileUrl: files.long, quote: 'Torque the bolt 300 to 310 Nm.' },
-    { manualId: 'manual_word', title: WORD_TITLE, page: 1, fileUrl: files.word, quote: WORD_PASSAGE },
-    { manualId: 'manual_gone', title: 'Removed manual', page: 2, fileUrl: `${server.url}/files/manuals/none/removed.pdf`, quote: 'Anything.' },
-  ];
-  const response = JSON.stringify({ content: 'Replace the fan capacitor, then torque the bolts and open the valves.', sources });
-  await sql([
-    {
-      sql: 'INSERT INTO chat_messages (id, user_id, message, response, created_at) SELECT ?, id, ?, ?, ? FROM auth_accounts WHERE email = ?',
-      args: ['saved_answer', JSON.stringify({ content: 'What do I check first?' }), response, Date.now() - 60_000, email],
-    },
-  ]);
+function addSavedAnswer() {
+  return api.saveAnswer({
+    email,
+    question: 'What do I check first?',
+    answer: 'Replace the fan capacitor, then torque the bolts and open the valves.',
+    sources: [
+      { manualId: 'manual_rtu', title: RTU_TITLE, page: 3, fileUrl: files.rtu, quote: `${RTU_FAULT}.` },
+      { manualId: 'manual_long', title: LONG_TITLE, page: 300, fileUrl: files.long, quote: longManualPassage(300) },
+      { manualId: 'manual_word', title: WORD_TITLE, page: 1, fileUrl: files.word, quote: WORD_PASSAGE },
+      { manualId: 'manual_gone', title: 'Removed manual', page: 2, fileUrl: `${server.url}/files/manuals/none/removed.pdf`, quote: 'Anything.' },
+    ],
+  });
 }
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
+  api = serviceApi(server.url, SERVICE_KEY);
   email = uniqueEmail('viewer');
   await createAccount({ serverUrl: server.url, email });
   const [rtu, long, word] = await Promise.all([rtuManualPdf(), longManualPdf(), makeDocx([WORD_TITLE, 'Check the water flow switch.', 'Open the isolation valves', 'before starting the compressor.'])]);
-  files.rtu = await store(rtu.name, rtu.mimeType, rtu.buffer);
-  files.long = await store('compressor-350.pdf', 'application/pdf', long);
-  files.word = await store('chiller-guide.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', word);
+  files.rtu = await api.store(rtu.name, rtu.mimeType, rtu.buffer);
+  files.long = await api.store('compressor-350.pdf', 'application/pdf', long);
+  files.word = await api.store('chiller-guide.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', word);
   await addRtuManual(files.rtu);
   await addSavedAnswer();
 });
@@ -185,6 +158,28 @@ describe.each(VIEWPORT_NAMES)('manual viewer on %s', (viewport: ViewportName) =>
     expect(errors).toEqual([]);
   });
 
+  test.runIf(viewport === 'phone')('two fingers spread apart zoom the page in, and it is drawn again at the new size', async () => {
+    await sourceOf(chat, `${RTU_TITLE}, page 3`).click();
+    await viewer.waitForPage(3);
+    const before = (await viewer.sheet.boundingBox())!.width;
+    // A real two-finger gesture through Chromium's touch input: 100 px apart, then 150 px.
+    const cdp = await page.context().newCDPSession(page);
+    const fingers = (gap: number) => [
+      { x: 187 - gap / 2, y: 400, id: 0 },
+      { x: 187 + gap / 2, y: 400, id: 1 },
+    ];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(100) });
+    for (const gap of [110, 120, 130, 140, 150]) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(gap) });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.waitForFunction((width) => (document.querySelector('[data-drawn-page]')?.getBoundingClientRect().width ?? 0) > width * 1.4, before);
+    const after = (await viewer.sheet.boundingBox())!.width;
+    expect(after / before).toBeCloseTo(1.5, 1);
+    expect(await viewer.sheet.evaluate((sheet) => getComputedStyle(sheet).transform)).toBe('none'); // drawn anew, not stretched
+    expect(await viewer.markedText()).toBe(`${RTU_FAULT}.`);
+    await cdp.detach();
+    expect(errors).toEqual([]);
+  });
+
   test('the live answer (no AI model) cites page 3 of the ingested manual, and its source opens there', async () => {
     await chat.sendUserMessage('What does fault E7 mean?');
     const answer = await chat.waitForAnswer();
@@ -205,7 +200,7 @@ describe.each(VIEWPORT_NAMES)('manual viewer on %s', (viewport: ViewportName) =>
       await sourceOf(chat, `${LONG_TITLE}, page 300`).click();
       await viewer.waitForPage(300);
       expect(await viewer.pageLabel.textContent()).toBe('Page 300 of 350');
-      expect(await viewer.markedText()).toBe('Torque the bolt 300 to 310 Nm.');
+      expect(await viewer.markedText()).toBe(longManualPassage(300));
       expect(await viewer.dialog.locator('canvas').count()).toBe(1);
       expect(answered).toContain(206); // pdf.js asked for parts of the file, not all of it
       await viewer.next.click();

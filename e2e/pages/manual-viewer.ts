@@ -37,8 +37,8 @@ export class ManualViewer {
   }
 
   /** Resolves once page `n` is drawn (canvas and text layer swapped in). */
-  async waitForPage(n: number): Promise<void> {
-    await this.dialog.locator(`[data-drawn-page="${n}"]`).waitFor();
+  async waitForPage(n: number, { timeout }: { timeout?: number } = {}): Promise<void> {
+    await this.dialog.locator(`[data-drawn-page="${n}"]`).waitFor({ timeout });
   }
 
   /** The marked words, joined as a reader sees them. */

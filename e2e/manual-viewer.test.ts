@@ -33,12 +33,7 @@ const files: Record<'rtu' | 'long' | 'word', string> = { rtu: '', long: '', word
 
 /** The RTU manual in the library, ingested for real, so the live chat cites its page 3. */
 async function addRtuManual(fileUrl: string) {
-  await api.sql([
-    {
-      sql: 'INSERT INTO manuals (id, title, file_url, file_name, file_type) VALUES (?, ?, ?, ?, ?)',
-      args: ['manual_rtu', RTU_TITLE, fileUrl, 'rtu-500-service.pdf', 'application/pdf'],
-    },
-  ]);
+  await api.insert('manuals', { id: 'manual_rtu', title: RTU_TITLE, file_url: fileUrl, file_name: 'rtu-500-service.pdf', file_type: 'application/pdf' });
   for (let i = 0; i < 150; i++) {
     const result = JSON.stringify(await api.sql([{ sql: 'SELECT processing_status FROM manuals WHERE id = ?', args: ['manual_rtu'] }]));
     if (result.includes('ready')) return;

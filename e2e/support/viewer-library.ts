@@ -31,6 +31,10 @@ export function serviceApi(serverUrl: string, serviceKey: string) {
   return {
     sql,
 
+    /** Inserts rows through the REST API (whose hook queues a new manual's ingestion). */
+    insert: (table: string, row: Record<string, unknown>) =>
+      call(`/api/db/fieldassist/rest/v1/${table}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) }),
+
     /** Stores a file in the library folder, as an upload does; answers its public URL. */
     async store(name: string, type: string, bytes: Buffer): Promise<string> {
       const form = new FormData();

@@ -198,11 +198,11 @@ describe.each(VIEWPORT_NAMES)('manual viewer on %s', (viewport: ViewportName) =>
       expect(await viewer.markedText()).toBe(longManualPassage(300));
       expect(await viewer.dialog.locator('canvas').count()).toBe(1);
       expect(answered).toContain(206); // pdf.js asked for parts of the file, not all of it
+      if (viewport === 'phone') await saveScreenshot(page, `viewer-long-${viewport}`);
       await viewer.next.click();
       await viewer.waitForPage(301);
       expect(await viewer.dialog.locator('canvas').count()).toBe(1);
       expect(await viewer.marks.count()).toBe(0);
-      if (viewport === 'phone') await saveScreenshot(page, `viewer-long-${viewport}`);
       await page.keyboard.press('Escape');
       await viewer.dialog.waitFor({ state: 'hidden' });
     } finally {

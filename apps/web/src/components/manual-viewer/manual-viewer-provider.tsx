@@ -1,10 +1,10 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 
 import { useMediaQuery } from '@/hooks/use-media-query';
 
 import { ManualViewer, PANEL_WIDTH } from './manual-viewer';
 import type { ManualTarget } from './manual-target';
-import { ManualViewerContext } from './use-manual-viewer';
+import { showManualsWith } from './open-manual';
 
 // From the lg breakpoint the viewer is a panel beside the chat; below it, a full-screen sheet.
 const WIDE = '(min-width: 1024px)';
@@ -12,17 +12,15 @@ const WIDE = '(min-width: 1024px)';
 // at most 80rem wide and centred, with a 1.5rem gutter.
 const BESIDE_PANEL = `max(0px, ${PANEL_WIDTH} - 0.5rem - (100vw - min(100vw, 80rem)) / 2)`;
 
-/** Gives its children `useManualViewer()`, and shows the viewer when one of them opens a manual. */
+/** Shows the manual that openManual() asks for, beside or over `children` (the chat). */
 export function ManualViewerProvider({ children }: { children: ReactNode }) {
   const [target, setTarget] = useState<ManualTarget | null>(null);
   const wide = useMediaQuery(WIDE);
-  // A copy, so opening the same source again goes back to its page.
-  const openManual = useCallback((next: ManualTarget) => setTarget({ ...next }), []);
-  const controls = useMemo(() => ({ openManual, isOpen: target !== null }), [openManual, target]);
+  useEffect(() => showManualsWith(setTarget), []);
   return (
-    <ManualViewerContext.Provider value={controls}>
+    <>
       <div style={target && wide ? { marginRight: `calc(${BESIDE_PANEL})` } : undefined}>{children}</div>
       {target && <ManualViewer target={target} asPanel={wide} onClose={() => setTarget(null)} />}
-    </ManualViewerContext.Provider>
+    </>
   );
 }

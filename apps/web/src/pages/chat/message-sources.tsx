@@ -2,7 +2,7 @@ import type { ChatSource } from '@fieldassist/client';
 import { FileText } from 'lucide-react';
 import { useId, type MouseEvent } from 'react';
 
-import { useManualViewer } from '@/components/manual-viewer/use-manual-viewer';
+import { openManual } from '@/components/manual-viewer/open-manual';
 
 /** The manual at the cited page; PDF viewers open `#page=N`. Only web addresses become links. */
 function hrefOf(source: ChatSource): string | undefined {
@@ -22,7 +22,6 @@ function hrefOf(source: ChatSource): string | undefined {
  */
 export function MessageSources({ sources }: { sources: ChatSource[] }) {
   const headingId = useId();
-  const { openManual } = useManualViewer();
   if (sources.length === 0) return null;
   return (
     <div className="mt-3 border-t pt-2">

@@ -16,10 +16,11 @@ const MIN_ZOOM = 0.5;
 const MAX_ZOOM = 4;
 const ZOOM_STEP = 1.25;
 const clampZoom = (zoom: number) => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom));
-// A page fitted to a phone's width has 11 pt text about 6 px high: a phone starts at twice
-// that, about the size of the app's own text, and the scroll goes to the passage.
-const NARROW_WIDTH = 640;
-const NARROW_START_ZOOM = 2;
+// A page opens at least this wide, so 11 pt text is about 12 px, near the app's own text: twice
+// the fitted width on a phone (where fitted, it would be 6 px), about the fitted width beside
+// the chat. The scroll then goes to the passage.
+const READABLE_PAGE_WIDTH = 680;
+const startZoom = (width: number) => (width > 0 ? Math.max(1, Math.ceil((READABLE_PAGE_WIDTH / width) * 20) / 20) : 1);
 
 type PdfPagesProps = { pdfjs: Pdfjs; doc: PDFDocumentProxy; target: ManualTarget };
 
@@ -44,7 +45,7 @@ export function PdfPages({ pdfjs, doc, target }: PdfPagesProps) {
     setPage(startPage);
   }
 
-  const zoom = chosenZoom ?? (width > 0 && width < NARROW_WIDTH ? NARROW_START_ZOOM : 1);
+  const zoom = chosenZoom ?? startZoom(width);
   const quote = page === target.page ? target.quote : undefined;
   const { sheet, drawn, retry } = useDrawnPage({ pdfjs, doc, page, zoom, width, quote });
 

@@ -1,12 +1,11 @@
-import { ChevronLeft, ChevronRight, Minus, Plus } from 'lucide-react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { useEffect, useRef, useState } from 'react';
 
 import { TabLoading } from '@/components/tab-loading';
-import { Button } from '@/components/ui/button';
 
 import type { Pdfjs } from './load-pdf';
 import type { ManualTarget } from './manual-target';
+import { PageToolbar } from './page-toolbar';
 import { PassageNotFound } from './passage-not-found';
 import { useDrawnPage } from './use-drawn-page';
 import { usePinchZoom, type PinchOrigin } from './use-pinch-zoom';
@@ -109,14 +108,13 @@ export function PdfPages({ pdfjs, doc, target }: PdfPagesProps) {
     return () => document.removeEventListener('keydown', onKey);
   });
 
-  const label = `Page ${page} of ${doc.numPages}`;
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       {quote && drawn.status === 'drawn' && drawn.page === page && drawn.marks.length === 0 && <PassageNotFound />}
       <div
         ref={scroller}
         role="region"
-        aria-label={label}
+        aria-label={`Page ${page} of ${doc.numPages}`}
         tabIndex={0}
         className="relative min-h-0 flex-1 touch-pan-x touch-pan-y overflow-auto overscroll-contain bg-muted outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
       >
@@ -134,30 +132,16 @@ export function PdfPages({ pdfjs, doc, target }: PdfPagesProps) {
           </div>
         )}
       </div>
-      <div role="toolbar" aria-label="Pages and zoom" className="flex items-center justify-between gap-2 border-t bg-background px-2 pt-1.5 pb-[max(0.375rem,env(safe-area-inset-bottom))]">
-        <div className="flex items-center gap-1">
-          <Button variant="outline" className="size-11" aria-label="Previous page" disabled={page <= 1} onClick={() => goTo(page - 1)}>
-            <ChevronLeft aria-hidden="true" className="size-6" />
-          </Button>
-          <p aria-live="polite" className="min-w-28 text-center text-base font-semibold tabular-nums">
-            {label}
-          </p>
-          <Button variant="outline" className="size-11" aria-label="Next page" disabled={page >= doc.numPages} onClick={() => goTo(page + 1)}>
-            <ChevronRight aria-hidden="true" className="size-6" />
-          </Button>
-        </div>
-        <div className="flex items-center gap-1">
-          <Button variant="outline" className="size-11" aria-label="Zoom out" disabled={zoom <= MIN_ZOOM} onClick={() => zoomBy(1 / ZOOM_STEP)}>
-            <Minus aria-hidden="true" className="size-6" />
-          </Button>
-          <span aria-label="Zoom" className="w-12 text-center text-sm font-medium tabular-nums max-sm:hidden">
-            {Math.round(zoom * 100)}%
-          </span>
-          <Button variant="outline" className="size-11" aria-label="Zoom in" disabled={zoom >= MAX_ZOOM} onClick={() => zoomBy(ZOOM_STEP)}>
-            <Plus aria-hidden="true" className="size-6" />
-          </Button>
-        </div>
-      </div>
+      <PageToolbar
+        page={page}
+        pageCount={doc.numPages}
+        zoom={zoom}
+        canZoomOut={zoom > MIN_ZOOM}
+        canZoomIn={zoom < MAX_ZOOM}
+        onPage={goTo}
+        onZoomOut={() => zoomBy(1 / ZOOM_STEP)}
+        onZoomIn={() => zoomBy(ZOOM_STEP)}
+      />
     </div>
   );
 }

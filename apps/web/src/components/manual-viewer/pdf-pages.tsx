@@ -45,7 +45,7 @@ export function PdfPages({ pdfjs, doc, target }: PdfPagesProps) {
   }
 
   const zoom = chosenZoom ?? startZoom(width);
-  const quote = page === target.page ? target.quote : undefined;
+  const quote = page === startPage ? target.quote : undefined;
   const { sheet, drawn, retry } = useDrawnPage({ pdfjs, doc, page, zoom, width, quote });
 
   useEffect(() => {

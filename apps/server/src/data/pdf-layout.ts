@@ -111,8 +111,9 @@ export function layoutText(runs: TextRun[]): string {
         const previous = block.lines[i - 1]!;
         const line = block.lines[i]!;
         if (!wraps(previous, line)) text += `\n${line.text}`;
-        // A word hyphenated across the line break keeps its hyphen but loses the space.
-        else text += /\p{L}-$/u.test(previous.text) && /^\p{Ll}/u.test(line.text) ? line.text : ` ${line.text}`;
+        // A word hyphenated across the line break is whole again ("speci-" "fied").
+        else if (/\p{Ll}-$/u.test(previous.text) && /^\p{Ll}/u.test(line.text)) text = text.slice(0, -1) + line.text;
+        else text += ` ${line.text}`;
       }
       return text;
     })

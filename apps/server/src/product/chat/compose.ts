@@ -1,0 +1,202 @@
+import type { Passage } from './retrieve.js';
+import { type Block, parseBlocks, questionTerms, type Terms, termScore } from './passage-text.js';
+
+/** A manual page an answer cites as [n], n being its place in the list (from 1). */
+export interface ChatSource {
+  manualId: string;
+  title: string;
+  page: number | null;
+  fileUrl: string;
+  /** Words of the passage as printed, for the viewer to find and highlight on the page. */
+  quote: string;
+}
+
+export interface ComposedAnswer {
+  /** Markdown. */
+  text: string;
+  /** The pages the text cites, each once, numbered as cited. */
+  sources: ChatSource[];
+}
+
+export const LOCAL_ANSWER_NOTE = '_Composed from your manuals; no AI model wrote this answer._';
+const DIRECT_ANSWER_CHARS = 420;
+const FURTHER_CHARS = 220;
+const MAX_STEPS = 8;
+const STEP_CHARS = 240;
+const MAX_CODE_BLOCKS = 2;
+const CODE_LINES = 16;
+
+/** Escapes what markdown would read as formatting, so a manual's text shows as printed. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>|~]/g, '\\$&').replace(/^(\s*)([-+#>=]|\d+[.)])/, '$1\\$2');
+}
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).replace(/[\s,;:]+$/, '')}…`;
+}
+
+/** A fence longer than any run of backticks inside, so the code is shown exactly as printed. */
+function fenced(code: string): string {
+  const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}\n${code}\n${fence}`;
+}
+
+const label = (p: Pick<Passage, 'title' | 'page'>) => escapeMarkdown(`${p.title}${p.page ? `, page ${p.page}` : ''}`);
+
+interface Scored {
+  text: string;
+  score: number;
+  /** Position in the passage, to keep the chosen sentences in reading order. */
+  order: number;
+  /** Index of the block it comes from. */
+  block: number;
+}
+
+function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
+  let order = 0;
+  return blocks.flatMap((block, index) =>
+    block.kind === 'prose' ? block.sentences.map((text) => ({ text, score: termScore(text, terms), order: order++, block: index })) : [],
+  );
+}
+
+/**
+ * The sentences that carry the question's terms, best first until `max` characters, put back
+ * in reading order; an answer shorter than `enough` goes on with the sentences after it (a
+ * "Fault F28: no ignition." line needs the check that follows it). A heading (no full stop)
+ * only counts when nothing better is there.
+ */
+function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
+  const weighed = sentences.map((s) => ({ ...s, score: /[.!?:]["'’”)]*$/.test(s.text) || s.text.length > 80 ? s.score : s.score / 2 }));
+  const best = Math.max(0, ...weighed.map((s) => s.score));
+  const ranked = best > 0 ? weighed.filter((s) => s.score >= Math.max(1, best / 2)).sort((a, b) => b.score - a.score || a.order - b.order) : weighed.slice(0, 2);
+  const chosen: Scored[] = [];
+  let length = 0;
+  const take = (sentence: Scored) => {
+    chosen.push(sentence);
+    length += sentence.text.length;
+  };
+  for (const sentence of ranked) {
+    if (chosen.length === 3 || (chosen.length > 0 && length + sentence.text.length > max)) break;
+    take(sentence);
+  }
+  chosen.sort((a, b) => a.order - b.order);
+  // The paragraph's short lead ("-D Disable auto erase for flash.", "Fault F28: no ignition.") or
+  // the sentence a "This ..." or "It ..." points back to comes along.
+  const first = chosen[0];
+  const before = first && weighed[first.order - 1];
+  const lead = first && weighed.find((s) => s.block === first.block);
+  if (first && lead && lead !== first && lead.text.length < 50 && length + lead.text.length <= max + 50) take(lead);
+  else if (before && before.block === first.block && /^(?:this|it|they|these|that|such|then|so)\b/i.test(first.text) && length + before.text.length <= max + 50) take(before);
+  chosen.sort((a, b) => a.order - b.order);
+  // A troubleshooting entry's "Problem:" matches the question; its "Solution:" is the answer.
+  const problem = chosen.find((s) => /^(?:problem|symptom|question|cause)\b/i.test(s.text));
+  const solution = problem && weighed.slice(problem.order + 1, problem.order + 6).find((s) => /^(?:solution|remedy|fix|workaround|answer|action)\b/i.test(s.text));
+  if (solution && !chosen.includes(solution)) take(solution);
+  chosen.sort((a, b) => a.order - b.order);
+  for (let next = weighed[(chosen.at(-1)?.order ?? Infinity) + 1]; next && next.block === chosen.at(-1)!.block && length < enough && chosen.length < 3 && !chosen.at(-1)!.text.endsWith(':') && length + next.text.length <= max; next = weighed[next.order + 1]) {
+    take(next);
+  }
+  return chosen;
+}
+
+const MAX_ROWS = 12;
+const ROW_CHARS = 100;
+
+/**
+ * The short lines that follow an answer ending in a colon ("Use the following pin mapping:"):
+ * the rows of a table or a list, shown one per line.
+ */
+function rowsAfter(blocks: Block[], chosen: Scored[]): string[] {
+  const last = chosen.at(-1);
+  if (!last || !last.text.endsWith(':')) return [];
+  const rows: string[] = [];
+  for (const block of blocks.slice(last.block + 1)) {
+    if (block.kind !== 'prose' || rows.length === MAX_ROWS) break;
+    const text = block.sentences.join(' ');
+    if (text.length > ROW_CHARS || /^(?:problem|solution|note)\b/i.test(text)) break;
+    rows.push(`- ${escapeMarkdown(text)}`);
+  }
+  return rows;
+}
+
+function stepsOf(blocks: Block[]): string[] {
+  const steps = blocks.filter((b) => b.kind === 'step');
+  if (steps.length < 2) return [];
+  const shown = steps.slice(0, MAX_STEPS);
+  // Markdown numbers an ordered list from its first item: the steps keep the manual's numbers.
+  const lines = shown.map((s, i) => `${i === 0 ? s.number : (shown[0]!.number + i)}. ${escapeMarkdown(clip(s.text, STEP_CHARS))}`);
+  if (steps.length > shown.length) lines.push(`\n_${steps.length - shown.length} more steps on the page._`);
+  return lines;
+}
+
+/** The code blocks that name a term of the question, else the one after the chosen sentences, else the first. */
+function codeOf(blocks: Block[], terms: Terms, after: number): string[] {
+  const code = blocks.flatMap((b, index) => (b.kind === 'code' ? [{ text: b.text, index }] : []));
+  if (code.length === 0) return [];
+  const matching = code.filter((c) => termScore(c.text, terms) > 0);
+  const next = code.find((c) => c.index > after);
+  const chosen = matching.length > 0 ? matching.slice(0, MAX_CODE_BLOCKS) : [next ?? code[0]!];
+  return chosen.map((c) => {
+    const lines = c.text.split('\n');
+    const shown = fenced(lines.slice(0, CODE_LINES).join('\n'));
+    return lines.length > CODE_LINES ? `${shown}\n\n_${lines.length - CODE_LINES} more lines on the page._` : shown;
+  });
+}
+
+function sourceOf(p: Passage, quote: string): ChatSource {
+  return { manualId: p.manualId, title: p.title, page: p.page, fileUrl: p.fileUrl, quote: clip(quote, 200).replace(/…$/, '') };
+}
+
+/** The sentence of a passage that best carries the question's terms: what the viewer highlights. */
+export function quoteOf(question: string, text: string): string {
+  const blocks = parseBlocks(text);
+  const [first] = pickSentences(sentencesOf(blocks, questionTerms(question)), 1);
+  const fallback = blocks.find((b) => b.kind !== 'prose');
+  return first?.text ?? (fallback && 'text' in fallback ? fallback.text.split('\n')[0]!.trim() : '');
+}
+
+/**
+ * The answer when no AI model is configured, composed from the retrieved passages (best
+ * first): a direct answer of up to three sentences of the best passage that carry the
+ * question's terms, its numbered steps, its commands as printed, then at most two other pages
+ * that carry the terms, shorter. Every page shown is cited [n] under its manual and page, and
+ * only those are sources.
+ */
+export function composeAnswer(question: string, passages: Passage[]): ComposedAnswer {
+  const [best, ...others] = passages;
+  if (!best) return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
+  const terms = questionTerms(question);
+  const blocks = parseBlocks(best.text);
+  const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
+  const steps = stepsOf(blocks);
+  const code = codeOf(blocks, terms, direct.at(-1)?.block ?? -1);
+  const quote = direct[0]?.text ?? quoteOf(question, best.text);
+  const sources = [sourceOf(best, quote)];
+
+  const directText = direct.map((s) => escapeMarkdown(s.text)).join(' ');
+  const parts = [`${directText ? `${clip(directText, DIRECT_ANSWER_CHARS + 40)}\\\n` : ''}*${label(best)}* [1]`];
+  const rows = rowsAfter(blocks, direct);
+  if (rows.length > 0) parts.push(rows.join('\n'));
+  if (steps.length > 0) parts.push(steps.join('\n'));
+  parts.push(...code);
+
+  const further: string[] = [];
+  const shownPages = new Set([`${best.manualId}:${best.page}`]);
+  for (const passage of others) {
+    if (further.length === 2) break;
+    const key = `${passage.manualId}:${passage.page}`;
+    if (shownPages.has(key)) continue;
+    const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80);
+    if (!sentences.some((s) => s.score > 0)) continue; // a page that does not carry the question's terms is not shown
+    shownPages.add(key);
+    sources.push(sourceOf(passage, sentences[0]!.text));
+    const text = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);
+    further.push(`**${label(passage)}** [${sources.length}]\\\n${escapeMarkdown(text)}`);
+  }
+  if (further.length > 0) parts.push(`**Also in your manuals**\n\n${further.join('\n\n')}`);
+  parts.push(LOCAL_ANSWER_NOTE);
+  return { text: parts.join('\n\n'), sources };
+}

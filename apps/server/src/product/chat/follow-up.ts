@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { questionTerms } from './passage-text.js';
+import { questionTerms, termScore } from './passage-text.js';
 import type { Passage } from './retrieve.js';
 
 /** A question and its answer from this user's chat a moment ago. */
@@ -62,8 +62,15 @@ export function searchQuestion(question: string, previous: Exchange | undefined)
   return [question, ...before.words, ...before.codes.filter((code) => /\p{L}/u.test(code))].join(' ');
 }
 
-/** For a follow-up, the passages of the manual the previous answer cited first come first (the order is kept otherwise). */
-export function preferManual(passages: Passage[], manualId: string | undefined): Passage[] {
-  if (!manualId) return passages;
-  return [...passages.filter((p) => p.manualId === manualId), ...passages.filter((p) => p.manualId !== manualId)];
+/**
+ * A follow-up's passages (found with the earlier question's words too): the manual the previous
+ * answer cited first comes first, and within it and after it the pages that carry the new
+ * question's own words ("4 second") before those that only carry the earlier ones ("2 second blink").
+ */
+export function rankFollowUp(passages: Passage[], question: string, manualId: string | undefined): Passage[] {
+  const terms = questionTerms(question);
+  return passages
+    .map((passage, rank) => ({ passage, rank, same: passage.manualId === manualId ? 1 : 0, score: termScore(passage.text, terms) }))
+    .sort((a, b) => b.same - a.same || b.score - a.score || a.rank - b.rank)
+    .map((p) => p.passage);
 }

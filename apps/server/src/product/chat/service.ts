@@ -5,7 +5,7 @@ import { type AiContentPart, type AiMessage, type AiProvider, type AiTextPart, z
 import { ApiError } from '../../errors.js';
 import { withKnownCitations } from './citations.js';
 import { type ChatSource, composeAnswer } from './compose.js';
-import { isFollowUp, preferManual, recentExchanges, searchQuestion } from './follow-up.js';
+import { isFollowUp, rankFollowUp, recentExchanges, searchQuestion } from './follow-up.js';
 import { CHAT_SYSTEM_PROMPT, buildChatPrompt, numberExcerpts } from './prompt.js';
 import { retrievePassages } from './retrieve.js';
 
@@ -49,7 +49,7 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
   const previous = history.at(-1);
   const searched = searchQuestion(question, previous);
   const found = await retrievePassages(deps.pool, { question: searched, role: turn.user.role });
-  const passages = previous && isFollowUp(question) ? preferManual(found, previous.manualIds[0]) : found;
+  const passages = previous && isFollowUp(question) ? rankFollowUp(found, question, previous.manualIds[0]) : found;
   if (deps.model.kind === 'local') {
     const answer = composeAnswer(searched, passages);
     return { sources: answer.sources, parts: streamWords(answer.text) };

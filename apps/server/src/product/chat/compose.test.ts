@@ -80,7 +80,12 @@ describe('composeAnswer', () => {
     const hostile = 'Alarm A12: see [the portal](javascript:alert(1)) and <img src=x onerror=alert(1)> *now*.';
     const { text } = composeAnswer('alarm A12', [passage(hostile)]);
     expect(text.split('\n')[0]).toBe(`${escapeMarkdown(hostile)}\\`);
-    expect(text).toContain('\\[the portal\\](javascript:alert(1)) and \\<img src=x onerror=alert(1)\\> \\*now\\*');
+    expect(text).toContain('\\[the portal\\](javascript:alert(1)) and \\<img src=x onerror=alert(1)> \\*now\\*');
+  });
+
+  it('leaves what markdown would not misread as typed: names with underscores, options with dashes', () => {
+    expect(escapeMarkdown('--stack-auto makes srec_cat and SDCC_INCLUDE work; a < b')).toBe('--stack-auto makes srec_cat and SDCC_INCLUDE work; a < b');
+    expect(escapeMarkdown('- not a list, _not emphasis_, &amp; not an entity')).toBe('\\- not a list, \\_not emphasis\\_, \\&amp; not an entity');
   });
 
   it('says so when there is no passage, with no source', () => {

@@ -20,15 +20,21 @@ export interface ComposedAnswer {
 
 export const LOCAL_ANSWER_NOTE = '_Composed from your manuals; no AI model wrote this answer._';
 const DIRECT_ANSWER_CHARS = 420;
-const FURTHER_CHARS = 220;
+const FURTHER_CHARS = 180;
 const MAX_STEPS = 8;
 const STEP_CHARS = 240;
 const MAX_CODE_BLOCKS = 2;
 const CODE_LINES = 16;
 
-/** Escapes what markdown would read as formatting, so a manual's text shows as printed. */
+/**
+ * Escapes what markdown would read as formatting, so a manual's text shows as printed, and
+ * only that: "srec_cat" and "--stack-auto" stay as typed (GitHub markdown ignores an
+ * underscore inside a word, and a dash starts a list only when a space follows).
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_[\]<>|~]/g, '\\$&').replace(/^(\s*)([-+#>=]|\d+[.)])/, '$1\\$2');
+  return text
+    .replace(/[\\`*~[]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|<(?=[\p{L}/!?])|\](?=[([])|&(?=#?[\p{L}\p{N}]+;)/gu, '\\$&')
+    .replace(/^(\s*)([-+]\s|#{1,6}(?:\s|$)|>|=+\s*$|-+\s*$|\d+[.)]\s)/, '$1\\$2');
 }
 
 function clip(text: string, max: number): string {
@@ -171,6 +177,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const terms = questionTerms(question);
   const blocks = parseBlocks(best.text);
   const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
+  const bestScore = Math.max(0, ...direct.map((s) => s.score));
   const steps = stepsOf(blocks);
   const code = codeOf(blocks, terms, direct.at(-1)?.block ?? -1);
   const quote = direct[0]?.text ?? quoteOf(question, best.text);
@@ -190,7 +197,8 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     const key = `${passage.manualId}:${passage.page}`;
     if (shownPages.has(key)) continue;
     const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80);
-    if (!sentences.some((s) => s.score > 0)) continue; // a page that does not carry the question's terms is not shown
+    // A page is shown only when it carries the question about as well as the best one does.
+    if (Math.max(0, ...sentences.map((s) => s.score)) < Math.max(1, bestScore / 2)) continue;
     shownPages.add(key);
     sources.push(sourceOf(passage, sentences[0]!.text));
     const text = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);

@@ -25,13 +25,17 @@ export function splitSentences(text: string): string[] {
   return sentences;
 }
 
+// A page's running header or footer: "Chapter 2: Command Line Options 13", "gnuplot 5.4 31".
+const runningHead = /^(?:\d{1,4}\s+\S.{0,80}|.{0,80}\S\s+\d{1,4}|.{0,60}\bCHAPTER\s+\d.{0,60})$/;
+
 /**
  * A passage as blocks: prose (wrapped lines joined again where they were wrapped), numbered
  * steps, and code fenced by the extractor. A passage cut in the middle of a fence keeps the
- * code it has.
+ * code it has. A running header on its first line is left out.
  */
 export function parseBlocks(text: string): Block[] {
   const lines = text.split('\n');
+  if (runningHead.test(lines[0]?.trim() ?? '') && !endsSentence.test(lines[0]!.trim())) lines.shift();
   const longest = Math.max(...lines.map((l) => l.trim().length));
   const blocks: Block[] = [];
   let paragraph: string[] = [];

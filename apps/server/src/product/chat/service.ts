@@ -8,6 +8,7 @@ import { type ChatSource, composeAnswer } from './compose.js';
 import { isFollowUp, rankFollowUp, recentExchanges, searchQuestion } from './follow-up.js';
 import { CHAT_SYSTEM_PROMPT, buildChatPrompt, numberExcerpts } from './prompt.js';
 import { retrievePassages } from './retrieve.js';
+import { widenToPage } from './whole-page.js';
 
 /** What the chat needs of an AI provider: with the local one it answers with the passages themselves. */
 export type ChatModel = Pick<AiProvider, 'kind' | 'streamText'>;
@@ -51,7 +52,7 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
   const found = await retrievePassages(deps.pool, { question: searched, role: turn.user.role });
   const passages = previous && isFollowUp(question) ? rankFollowUp(found, question, previous.manualIds[0]) : found;
   if (deps.model.kind === 'local') {
-    const answer = composeAnswer(searched, passages);
+    const answer = composeAnswer(searched, await widenToPage(deps.pool, passages));
     return { sources: answer.sources, parts: streamWords(answer.text) };
   }
   const excerpts = numberExcerpts(searched, passages);

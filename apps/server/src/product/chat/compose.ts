@@ -1,5 +1,5 @@
 import type { Passage } from './retrieve.js';
-import { type Block, parseBlocks, questionTerms, type Terms, termScore } from './passage-text.js';
+import { type Block, hasWord, parseBlocks, questionTerms, type Terms, termScore } from './passage-text.js';
 
 /** A manual page an answer cites as [n], n being its place in the list (from 1). */
 export interface ChatSource {
@@ -61,11 +61,17 @@ interface Scored {
   block: number;
 }
 
+/**
+ * The passage's sentences scored against the question. A word of the question found in few
+ * of them says more about which one answers ("calibrate") than one found in most ("avrdude").
+ */
 function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
-  let order = 0;
-  return blocks.flatMap((block, index) =>
-    block.kind === 'prose' ? block.sentences.map((text) => ({ text, score: termScore(text, terms), order: order++, block: index })) : [],
-  );
+  const texts = blocks.flatMap((block, index) => (block.kind === 'prose' ? block.sentences.map((text) => ({ text, block: index })) : []));
+  const weights = new Map(terms.words.map((word) => {
+    const found = texts.filter((t) => hasWord(t.text, word)).length;
+    return [word, found === 0 ? 1 : 1 + 1 / found];
+  }));
+  return texts.map((t, order) => ({ ...t, score: termScore(t.text, terms, weights), order }));
 }
 
 /**
@@ -77,7 +83,8 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
 function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
   const weighed = sentences.map((s) => ({ ...s, score: /[.!?:]["'’”)]*$/.test(s.text) || s.text.length > 80 ? s.score : s.score / 2 }));
   const best = Math.max(0, ...weighed.map((s) => s.score));
-  const ranked = best > 0 ? weighed.filter((s) => s.score >= Math.max(1, best / 2)).sort((a, b) => b.score - a.score || a.order - b.order) : weighed.slice(0, 2);
+  // Of two sentences that carry as much of the question, the shorter says it more directly.
+  const ranked = best > 0 ? weighed.filter((s) => s.score >= Math.max(1, best / 2)).sort((a, b) => b.score - a.score || a.text.length - b.text.length) : weighed.slice(0, 2);
   const chosen: Scored[] = [];
   let length = 0;
   const take = (sentence: Scored) => {

@@ -121,15 +121,24 @@ function sameStem(a: string, b: string): boolean {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** How well a piece of text answers: each distinct word of the question counts 1, a number 2, an identifier 3. */
-export function termScore(text: string, terms: Terms): number {
+/** The words of a text, lower-cased, for matching against the question's. */
+const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+
+/** Whether the text carries the question's word (any form sharing its stem). */
+export const hasWord = (text: string, word: string) => wordsOf(text).some((w) => sameStem(w, word));
+
+/**
+ * How well a piece of text answers: each distinct word of the question counts 1 (or its
+ * `weights` entry), a number 2, an identifier 3.
+ */
+export function termScore(text: string, terms: Terms, weights?: Map<string, number>): number {
   const lower = text.toLowerCase();
-  const words = lower.split(/[^\p{L}\p{N}]+/u);
+  const words = wordsOf(text);
   let score = 0;
   for (const code of terms.codes) {
     // A bare number ("the 4 second one") says less than a part number or an error code.
     if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(code)}(?![\\p{L}\\p{N}])`, 'u').test(lower)) score += /^\d+$/.test(code) ? 2 : 3;
   }
-  for (const word of terms.words) if (words.some((w) => sameStem(w, word))) score += 1;
+  for (const word of terms.words) if (words.some((w) => sameStem(w, word))) score += weights?.get(word) ?? 1;
   return score;
 }

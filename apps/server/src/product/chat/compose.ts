@@ -104,10 +104,15 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
   if (first && lead && lead !== first && lead.text.length < 50 && length + lead.text.length <= max + 50) take(lead);
   else if (before && before.block === first.block && /^(?:this|it|they|these|that|such|then|so)\b/i.test(first.text) && length + before.text.length <= max + 50) take(before);
   chosen.sort((a, b) => a.order - b.order);
-  // A troubleshooting entry's "Problem:" matches the question; its "Solution:" is the answer.
-  const problem = chosen.find((s) => /^(?:problem|symptom|question|cause)\b/i.test(s.text));
+  // A troubleshooting entry's "Problem:" matches the question; its "Solution:" is the answer,
+  // with the sentences that finish it.
+  const isProblem = (s: Scored | undefined) => s !== undefined && /^(?:problem|symptom|question|cause)\b/i.test(s.text);
+  const problem = chosen.find((s) => isProblem(s) || [1, 2, 3].some((back) => isProblem(weighed[s.order - back])));
   const solution = problem && weighed.slice(problem.order + 1, problem.order + 6).find((s) => /^(?:solution|remedy|fix|workaround|answer|action)\b/i.test(s.text));
-  if (solution && !chosen.includes(solution)) take(solution);
+  if (solution && !chosen.includes(solution)) {
+    take(solution);
+    for (let next = weighed[solution.order + 1]; next && length < max && !isProblem(next) && length + next.text.length <= max + 150; next = weighed[next.order + 1]) take(next);
+  }
   chosen.sort((a, b) => a.order - b.order);
   for (let next = weighed[(chosen.at(-1)?.order ?? Infinity) + 1]; next && next.block === chosen.at(-1)!.block && length < enough && chosen.length < 3 && !chosen.at(-1)!.text.endsWith(':') && length + next.text.length <= max; next = weighed[next.order + 1]) {
     take(next);

@@ -33,7 +33,7 @@ function lineOf(runs: TextRun[]): Line | undefined {
   const mono = printed.filter((r) => r.monospace);
   const monoChars = mono.reduce((n, r) => n + r.str.length, 0);
   return {
-    text: cleanText(runs.map((r) => r.str).join('')),
+    text: cleanText(runs.map((r) => r.str).join('')).trim(),
     x: first.x,
     end: last.x + last.width,
     y: first.y,

@@ -2,8 +2,9 @@ import type { AiTextPart } from '../../ai/provider.js';
 
 // "[3]" or "[1, 2]" after a space, punctuation or the start: a citation of numbered excerpts ("a[3]" in code is not one).
 const citation = /(\s?)(?<![\p{L}\p{N}_\]])\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/gu;
-// An unfinished "[1, 2" (and the spaces before it) at the end of a delta: held back until the next delta says what it is.
-const openCitation = /\s*\[[\d,\s]{0,12}$/;
+// What the end of a delta leaves open, held back until the next delta says what it is: an
+// unfinished "[1, 2" (and the spaces before it), or one or two backticks of a fence.
+const unfinished = /(?:\s*\[[\d,\s]{0,12}|(?<!`)`{1,2})$/;
 
 /** Drops from each citation the numbers that name no excerpt (1..count); a citation left empty goes, with the space before it. */
 export function keepKnownCitations(text: string, count: number): string {
@@ -21,17 +22,22 @@ export function keepKnownCitations(text: string, count: number): string {
 export async function* withKnownCitations(parts: AsyncIterable<AiTextPart>, count: number): AsyncIterable<AiTextPart> {
   let held = '';
   let inCode = false;
-  const filter = (text: string) =>
-    text
+  // The last character sent: "a" then "[9]" in the next delta is an index, not a citation.
+  let before = '';
+  const filter = (text: string) => {
+    const kept = text
       .split(/(```)/)
       .map((piece) => {
         if (piece === '```') {
           inCode = !inCode;
           return piece;
         }
-        return inCode ? piece : keepKnownCitations(piece, count);
+        return inCode ? piece : keepKnownCitations(before + piece, count).slice(before.length);
       })
       .join('');
+    before = kept.slice(-1) || before;
+    return kept;
+  };
   for await (const part of parts) {
     if (part.type !== 'text-delta') {
       if (held) yield { type: 'text-delta', delta: filter(held) };
@@ -40,7 +46,7 @@ export async function* withKnownCitations(parts: AsyncIterable<AiTextPart>, coun
       continue;
     }
     const text = held + part.delta;
-    const cut = openCitation.exec(text)?.index ?? text.length;
+    const cut = unfinished.exec(text)?.index ?? text.length;
     held = text.slice(cut);
     const ready = filter(text.slice(0, cut));
     if (ready) yield { type: 'text-delta', delta: ready };

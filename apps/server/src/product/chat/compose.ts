@@ -123,21 +123,46 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
 const MAX_ROWS = 12;
 const ROW_CHARS = 100;
 
+const isRow = (block: Block | undefined): boolean =>
+  block?.kind === 'prose' && block.sentences.join(' ').length <= ROW_CHARS && !/^(?:problem|solution|note)\b/i.test(block.sentences[0] ?? '');
+
 /**
- * The short lines that follow an answer ending in a colon ("Use the following pin mapping:"):
- * the rows of a table or a list, shown one per line.
+ * The rows of a table or list the answer falls in ("3 Timer 1 0x001b" among the interrupt
+ * vectors), or that follow an answer ending in a colon ("Use the following pin mapping:"):
+ * shown one per line, and taken out of the direct answer.
  */
-function rowsAfter(blocks: Block[], chosen: Scored[]): string[] {
-  const last = chosen.at(-1);
-  if (!last || !last.text.endsWith(':')) return [];
-  const rows: string[] = [];
-  for (const block of blocks.slice(last.block + 1)) {
-    if (block.kind !== 'prose' || rows.length === MAX_ROWS) break;
-    const text = block.sentences.join(' ');
-    if (text.length > ROW_CHARS || /^(?:problem|solution|note)\b/i.test(text)) break;
-    rows.push(`- ${escapeMarkdown(text)}`);
+function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Scored[] } {
+  const best = [...chosen].sort((a, b) => b.score - a.score)[0];
+  let start = -1;
+  let end = -1;
+  if (best && isRow(blocks[best.block]) && (isRow(blocks[best.block - 1]) || isRow(blocks[best.block + 1]))) {
+    start = best.block;
+    end = best.block;
+    while (isRow(blocks[start - 1]) && best.block - start < MAX_ROWS / 2) start--;
+    while (isRow(blocks[end + 1]) && end - start + 1 < MAX_ROWS) end++;
+  } else if (chosen.at(-1)?.text.endsWith(':')) {
+    start = chosen.at(-1)!.block + 1;
+    end = start - 1;
+    while (isRow(blocks[end + 1]) && end - start + 1 < MAX_ROWS) end++;
   }
-  return rows;
+  if (end < start) return { rows: [], direct: chosen };
+  const rows = blocks.slice(start, end + 1).map((b) => `- ${escapeMarkdown((b as Extract<Block, { kind: 'prose' }>).sentences.join(' '))}`);
+  const direct = chosen.filter((s) => s.block < start || s.block > end);
+  // Rows alone are introduced by the sentence before them ("The following table lists...").
+  const before = blocks[start - 1];
+  if (direct.length === 0 && before?.kind === 'prose' && !isRow(before)) direct.push({ text: before.sentences.at(-1)!, score: 0, order: -1, block: start - 1 });
+  return { rows, direct };
+}
+
+/** The direct answer's sentences: one paragraph's run on, another paragraph starts a new line. */
+function directText(sentences: Scored[]): string {
+  const lines: string[] = [];
+  sentences.forEach((s, i) => {
+    const text = escapeMarkdown(clip(s.text, DIRECT_ANSWER_CHARS));
+    if (i > 0 && sentences[i - 1]!.block === s.block) lines[lines.length - 1] += ` ${text}`;
+    else lines.push(text);
+  });
+  return lines.join('\\\n');
 }
 
 function stepsOf(blocks: Block[]): string[] {
@@ -195,9 +220,9 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const quote = direct[0]?.text ?? quoteOf(question, best.text);
   const sources = [sourceOf(best, quote)];
 
-  const directText = direct.map((s) => escapeMarkdown(s.text)).join(' ');
-  const parts = [`${directText ? `${clip(directText, DIRECT_ANSWER_CHARS + 40)}\\\n` : ''}*${label(best)}* [1]`];
-  const rows = rowsAfter(blocks, direct);
+  const { rows, direct: lead } = rowsOf(blocks, direct);
+  const leadText = directText(lead);
+  const parts = [`${leadText ? `${leadText}\\\n` : ''}*${label(best)}* [1]`];
   if (rows.length > 0) parts.push(rows.join('\n'));
   if (steps.length > 0) parts.push(steps.join('\n'));
   parts.push(...code);

@@ -132,10 +132,11 @@ const isRow = (block: Block | undefined): boolean =>
  * shown one per line, and taken out of the direct answer.
  */
 function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Scored[] } {
-  const best = [...chosen].sort((a, b) => b.score - a.score)[0];
+  const inRun = (s: Scored) => isRow(blocks[s.block]) && (isRow(blocks[s.block - 1]) || isRow(blocks[s.block + 1]));
+  const best = [...chosen].sort((a, b) => b.score - a.score).find(inRun);
   let start = -1;
   let end = -1;
-  if (best && isRow(blocks[best.block]) && (isRow(blocks[best.block - 1]) || isRow(blocks[best.block + 1]))) {
+  if (best) {
     start = best.block;
     end = best.block;
     while (isRow(blocks[start - 1]) && best.block - start < MAX_ROWS / 2) start--;
@@ -175,13 +176,13 @@ function stepsOf(blocks: Block[]): string[] {
   return lines;
 }
 
-/** The code blocks that name a term of the question, else the one after the chosen sentences, else the first. */
+/** The code blocks that name a term of the question, else the one right after the chosen sentences (what they introduce). */
 function codeOf(blocks: Block[], terms: Terms, after: number): string[] {
   const code = blocks.flatMap((b, index) => (b.kind === 'code' ? [{ text: b.text, index }] : []));
   if (code.length === 0) return [];
   const matching = code.filter((c) => termScore(c.text, terms) > 0);
-  const next = code.find((c) => c.index > after);
-  const chosen = matching.length > 0 ? matching.slice(0, MAX_CODE_BLOCKS) : [next ?? code[0]!];
+  const next = code.find((c) => c.index > after && c.index <= after + 2);
+  const chosen = matching.length > 0 ? matching.slice(0, MAX_CODE_BLOCKS) : next ? [next] : [];
   return chosen.map((c) => {
     const lines = c.text.split('\n');
     const shown = fenced(lines.slice(0, CODE_LINES).join('\n'));

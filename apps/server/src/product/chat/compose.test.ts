@@ -88,6 +88,21 @@ describe('composeAnswer', () => {
     expect(escapeMarkdown('- not a list, _not emphasis_, &amp; not an entity')).toBe('\\- not a list, \\_not emphasis\\_, \\&amp; not an entity');
   });
 
+  it('answers a troubleshooting entry with its solution, and a table question with the table\'s rows', () => {
+    const faq = [
+      'Appendix B: Troubleshooting 56',
+      '',
+      '• Problem: after flashing a firmware that lowers the clock, ISP fails. Or a programmer cannot initialize communication with a brand new chip.',
+      'Solution: The target still runs at its internal clock speed. Therefore, the ISP clock must be reduced using the -B option.',
+    ].join('\n');
+    const { text } = composeAnswer('brand new chip, programmer cannot initialise communication', [passage(faq)]);
+    expect(text.startsWith('Or a programmer cannot initialize communication with a brand new chip.\\\nSolution: The target still runs at its internal clock speed. Therefore, the ISP clock must be reduced using the -B option.\\\n')).toBe(true);
+
+    const vectors = 'Interrupt numbers of the 8051:\nInterrupt # Description Vector Address\n0 External 0 0x0003\n1 Timer 0 0x000b\n3 Timer 1 0x001b\n4 Serial 0x0023';
+    const table = composeAnswer('8051 timer 1 vector address', [passage(vectors)]).text;
+    expect(table).toBe(`Interrupt numbers of the 8051:\\\n*${passage('').title}, page 12* [1]\n\n- Interrupt # Description Vector Address\n- 0 External 0 0x0003\n- 1 Timer 0 0x000b\n- 3 Timer 1 0x001b\n- 4 Serial 0x0023\n\n${LOCAL_ANSWER_NOTE}`);
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({ text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] });
   });

@@ -124,7 +124,7 @@ const MAX_ROWS = 12;
 const ROW_CHARS = 100;
 
 const isRow = (block: Block | undefined): boolean =>
-  block?.kind === 'prose' && block.sentences.join(' ').length <= ROW_CHARS && !/^(?:problem|solution|note)\b/i.test(block.sentences[0] ?? '');
+  block?.kind === 'prose' && block.sentences.join(' ').length <= ROW_CHARS && !/^(?:problem|solution|note)\b/i.test(block.sentences[0] ?? '') && !block.sentences.join(' ').endsWith(':');
 
 /**
  * The rows of a table or list the answer falls in ("3 Timer 1 0x001b" among the interrupt

@@ -149,7 +149,7 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
       expect(await chat.input.inputValue()).toBe('');
       expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA'); // back to typing
       expect(await fitsWidth(chat)).toBe(true);
-      await saveScreenshot(page, `chat-answer-${viewport}`);
+      await saveScreenshot(page, `answer-model-${viewport}`); // kept with the tests (.gitignore)
       expect(errors).toEqual([]);
     } finally {
       await context.close();

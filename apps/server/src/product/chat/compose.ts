@@ -166,12 +166,13 @@ function directText(sentences: Scored[]): string {
   return lines.join('\\\n');
 }
 
+/** The passage's numbered steps as an ordered list, when it holds a procedure (two steps or more). */
 function stepsOf(blocks: Block[]): string[] {
   const steps = blocks.filter((b) => b.kind === 'step');
   if (steps.length < 2) return [];
   const shown = steps.slice(0, MAX_STEPS);
-  // Markdown numbers an ordered list from its first item: the steps keep the manual's numbers.
-  const lines = shown.map((s, i) => `${i === 0 ? s.number : (shown[0]!.number + i)}. ${escapeMarkdown(clip(s.text, STEP_CHARS))}`);
+  // Markdown numbers an ordered list on from its first item, so the list starts at the manual's first number.
+  const lines = shown.map((s, i) => `${shown[0]!.number + i}. ${escapeMarkdown(clip(s.text, STEP_CHARS))}`);
   if (steps.length > shown.length) lines.push(`\n_${steps.length - shown.length} more steps on the page._`);
   return lines;
 }

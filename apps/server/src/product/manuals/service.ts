@@ -13,10 +13,10 @@ import type { FileStore } from '../../storage/index.js';
 import { topFolder } from '../../storage/paths.js';
 import { enqueueManuals } from '../ingestion/queue.js';
 import { LIBRARY_FOLDER } from './file-access.js';
-import { manualVisibleTo } from './visibility.js';
 import { knownValue, type ManualMetadata, titleFromFileName } from './file-name.js';
 import { readManualMetadata } from './metadata.js';
 import { deleteFileText, saveFileText } from './texts.js';
+import { manualVisibleTo } from './visibility.js';
 
 export interface ManualsDeps {
   pool: pg.Pool;

@@ -103,6 +103,21 @@ describe('composeAnswer', () => {
     expect(table).toBe(`Interrupt numbers of the 8051:\\\n*${passage('').title}, page 12* [1]\n\n- Interrupt # Description Vector Address\n- 0 External 0 0x0003\n- 1 Timer 0 0x000b\n- 3 Timer 1 0x001b\n- 4 Serial 0x0023\n\n${LOCAL_ANSWER_NOTE}`);
   });
 
+  it('shows a command printed in the body font as code, and leaves a wrapped line of prose as prose', () => {
+    const page = [
+      'If SDCC does not build, start from scratch and keep the output of each step. Configure it like:',
+      './configure 2>&1 | tee configure.log',
+      'and build it like:',
+      'make 2>&1 | tee make.log',
+      'The ISP clock must be reduced',
+      'using the -B option before the',
+      'initialization succeeds.',
+    ].join('\n');
+    const { text } = composeAnswer('how do I keep the output of configure and make', [passage(page)]);
+    expect(text).toContain('```\n./configure 2>&1 | tee configure.log\n```');
+    expect(text).not.toMatch(/```\nusing the -B/);
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({ text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] });
   });

@@ -25,6 +25,19 @@ export function splitSentences(text: string): string[] {
   return sentences;
 }
 
+/**
+ * A command printed in the body font rather than a monospaced one ("make 2>&1 | tee make.log",
+ * "./configure --prefix=/opt"): a short line, no full stop, starting with a lower-case word and
+ * holding a pipe, a redirection, a ./ path or an option.
+ */
+function looksLikeCommand(line: string): boolean {
+  const words = line.split(/\s+/);
+  // A wrapped line of prose ("using the -B option before the") starts with an English word.
+  if (line.length > 80 || words.length > 8 || endsSentence.test(line) || stopWords.has(words[0]!) || proseStarts.has(words[0]!)) return false;
+  return /^(?:\$ |\.\/|[a-z][\w.+-]*\s)/.test(line) && /\s\|\s|\d?>&?\d?\s*\S|(?:^|\s)\.\/|\s--?[a-z][\w-]*(?:[=\s]|$)/i.test(line);
+}
+const proseStarts = new Set('see using set sets enable enables disable disables note also only must may might will would should can cannot default defaults option options'.split(' '));
+
 // A page's running header or footer: "Chapter 2: Command Line Options 13", "gnuplot 5.4 31".
 const runningHead = /^(?:\d{1,4}\s+\S.{0,80}|.{0,80}\S\s+\d{1,4}|.{0,60}\bCHAPTER\s+\d.{0,60})$/;
 
@@ -67,6 +80,13 @@ export function parseBlocks(text: string): Block[] {
     if (step) {
       endParagraph();
       blocks.push({ kind: 'step', number: Number(step[1]), text: step[2]! });
+      continue;
+    }
+    if (looksLikeCommand(trimmed)) {
+      endParagraph();
+      const last = blocks.at(-1);
+      if (last?.kind === 'code') last.text += `\n${trimmed}`;
+      else blocks.push({ kind: 'code', text: trimmed });
       continue;
     }
     const bullet = bulletLine.exec(trimmed);

@@ -12,8 +12,17 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      {/* Below the 4rem sticky header, so a toast never hides the tabs or Sign Out. */}
-      <Toaster visibleToasts={1} position="top-center" richColors closeButton offset={{ top: 72 }} mobileOffset={{ top: 72 }} />
+      {/* At the bottom, above the chat's input row: never over the header's buttons or a page's
+          heading. The app's own font (sonner brings another), and text dark enough for sunlight. */}
+      <Toaster
+        visibleToasts={1}
+        position="bottom-center"
+        closeButton
+        offset={{ bottom: 96 }}
+        mobileOffset={{ bottom: 96, left: 12, right: 12 }}
+        style={{ fontFamily: 'inherit' }}
+        toastOptions={{ classNames: { toast: 'app-toast', description: 'app-toast-description' } }}
+      />
     </QueryClientProvider>
   );
 }

@@ -21,8 +21,9 @@ export interface ManualDetails extends ExtractedMetadata {
 
 const randomHex = () => crypto.randomUUID().replaceAll('-', '');
 
-// Storage paths allow letters, digits and a little punctuation; the time keeps them unique.
-const storagePath = (fileName: string) => `manuals/${Date.now()}_${fileName.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').trim() || 'manual'}`;
+// Storage paths allow letters, digits and a little punctuation. The time is a folder, not a
+// prefix, because the path's last segment is the stored file's name (what a download is called).
+const storagePath = (fileName: string) => `manuals/${Date.now()}/${fileName.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').trim() || 'manual'}`;
 
 const typeByExtension: Record<string, string> = {
   pdf: 'application/pdf',

@@ -36,7 +36,7 @@ export function JobsPage({ user }: { user: AuthUser }) {
         action={
           <Button onClick={() => setFormOpen((open) => !open)} aria-expanded={formOpen} variant={formOpen ? 'outline' : 'default'}>
             {formOpen ? <X aria-hidden="true" /> : <Plus aria-hidden="true" />}
-            Add Job
+            {formOpen ? 'Close Form' : 'Add Job'}
           </Button>
         }
       />

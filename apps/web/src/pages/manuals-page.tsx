@@ -31,13 +31,15 @@ const withToasts = async (run: () => Promise<unknown>, success: string, failure:
     (error: unknown) => (failed(failure, error), false),
   );
 
+const NO_FILTER: LibraryFilter = { search: '', versionId: 'all', tagIds: [] };
+
 /** The Manual Library (SPEC.md section 2): filters, the card grid and the library's dialogs. */
 export function ManualsPage({ user }: { user: AuthUser }) {
   const access = useLibraryRole(user.email);
   const library = useLibrary(user.email);
   const [dialog, setDialog] = useState<LibraryDialog | null>(null);
   const userRoles = useLibraryRoles(user.email, access.isAdmin && dialog === 'roles');
-  const [filter, setFilter] = useState<LibraryFilter>({ search: '', versionId: 'all', tagIds: [] });
+  const [filter, setFilter] = useState<LibraryFilter>(NO_FILTER);
   const { watch } = useManualStatus((_id, status) => {
     if (status === 'ready') toast.success('Manual Processed', { description: 'AI can now answer questions about it' });
     else toast.warning('Processing Warning', { description: 'Manual uploaded but content extraction failed. You can still download it.' });
@@ -72,7 +74,7 @@ export function ManualsPage({ user }: { user: AuthUser }) {
       <LibraryHeader count={manuals.data?.length ?? 0} canCreate={access.canCreate} isAdmin={access.isAdmin} onOpen={setDialog} />
       <LibraryFilters filter={filter} versions={versions.data ?? []} tags={tags.data ?? []} onChange={setFilter} />
       {shown.length === 0 ? (
-        <LibraryEmptyState canUpload={access.canCreate} />
+        <LibraryEmptyState canUpload={access.canCreate} onClearFilters={manuals.data?.length ? () => setFilter(NO_FILTER) : undefined} />
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Manuals">
           {shown.map((manual) => (

@@ -2,6 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Toaster } from 'sonner';
 
+import { useTheme } from '@/lib/theme';
+
 const queryClient = new QueryClient({
   // Failures are shown by the screens; one retry covers a dropped connection.
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
@@ -9,6 +11,7 @@ const queryClient = new QueryClient({
 
 /** Data cache and toasts for every screen; one toast visible at a time (SPEC.md section 9). */
 export function AppProviders({ children }: { children: ReactNode }) {
+  const { resolved } = useTheme();
   return (
     <QueryClientProvider client={queryClient}>
       {children}
@@ -16,6 +19,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
           heading. The app's own font (sonner brings another), and text dark enough for sunlight. */}
       <Toaster
         visibleToasts={1}
+        theme={resolved}
         position="bottom-center"
         closeButton
         offset={{ bottom: 96 }}

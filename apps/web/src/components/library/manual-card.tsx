@@ -50,7 +50,7 @@ export function ManualCard({ manual, version, tags, canDelete, deleting, onDelet
         </p>
       )}
       {manual.processingStatus === 'failed' && (
-        <p className="flex items-start gap-2 text-sm text-amber-700" title={manual.processingError ?? undefined}>
+        <p className="flex items-start gap-2 text-sm text-amber-900 dark:text-amber-200" title={manual.processingError ?? undefined}>
           <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           Content could not be extracted; the file can still be downloaded.
         </p>

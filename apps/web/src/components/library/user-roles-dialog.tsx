@@ -89,7 +89,7 @@ export function UserRolesDialog({ open, onOpenChange, roles, onAssign, onRemove,
                 <span className="flex shrink-0 items-center gap-2">
                   <Badge className="capitalize">{row.role}</Badge>
                   {row.userId.toLowerCase() !== currentEmail.toLowerCase() && (
-                    <Button variant="ghost" size="icon" className="size-8 text-destructive" aria-label={`Remove role of ${row.userId}`} onClick={() => onRemove(row)}>
+                    <Button variant="ghost" size="icon" className="text-destructive" aria-label={`Remove role of ${row.userId}`} onClick={() => onRemove(row)}>
                       <Trash2 aria-hidden="true" />
                     </Button>
                   )}

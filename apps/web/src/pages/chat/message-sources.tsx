@@ -20,7 +20,7 @@ export function MessageSources({ sources }: { sources: ChatSource[] }) {
   if (sources.length === 0) return null;
   return (
     <div className="mt-3 border-t pt-2">
-      <p id={headingId} className="text-xs font-medium text-muted-foreground">
+      <p id={headingId} className="text-sm font-medium text-muted-foreground">
         Sources
       </p>
       <ul aria-labelledby={headingId} className="mt-1 flex flex-col gap-1">
@@ -28,14 +28,14 @@ export function MessageSources({ sources }: { sources: ChatSource[] }) {
           const href = hrefOf(source);
           const label = `${source.title || 'Manual'}${source.page ? `, page ${source.page}` : ''}`;
           return (
-            <li key={`${source.manualId}:${source.page ?? ''}`} className="flex min-w-0 items-start gap-1.5 text-xs">
-              <FileText aria-hidden="true" className="mt-0.5 size-3.5 shrink-0 text-muted-foreground" />
+            <li key={`${source.manualId}:${source.page ?? ''}`} className="flex min-w-0 items-center gap-1.5 text-base">
+              <FileText aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
               {href ? (
                 <a
                   href={href}
                   target="_blank"
                   rel="noopener noreferrer"
-                  className="rounded-sm font-medium text-primary underline-offset-2 wrap-anywhere hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                  className="flex min-h-11 items-center rounded-sm font-medium text-primary underline underline-offset-2 wrap-anywhere focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
                 >
                   {label}
                 </a>

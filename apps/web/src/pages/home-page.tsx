@@ -2,6 +2,7 @@ import type { AuthUser } from '@fieldassist/client';
 import { lazy, Suspense, useRef, useState, type ComponentType } from 'react';
 
 import { AppHeader } from '@/components/app-header';
+import { AppStatusBanner } from '@/components/app-status-banner';
 import { TabLoading } from '@/components/tab-loading';
 import { client } from '@/lib/client';
 import { focusHeadingOf } from '@/lib/focus-heading';
@@ -45,6 +46,7 @@ export function HomePage({ user }: { user: AuthUser }) {
         }}
         onSignOut={() => void client.auth.logout()}
       />
+      <AppStatusBanner />
       {TABS.filter(({ id }) => opened.includes(id)).map(({ id, label }) => {
         const Page = tabPages[id];
         return (

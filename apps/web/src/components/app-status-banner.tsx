@@ -1,0 +1,40 @@
+import { RefreshCw, WifiOff } from 'lucide-react';
+
+import { Button } from '@/components/ui/button';
+import { updateNow, useUpdateReady } from '@/offline/service-worker';
+import { useOnline } from '@/offline/use-online';
+
+/**
+ * Under the header: a clear line when the phone has no network (what still works, and that
+ * changes are kept and sent later), and an offer to switch to a new version when one is ready.
+ */
+export function AppStatusBanner() {
+  const online = useOnline();
+  const updateReady = useUpdateReady();
+  return (
+    <div aria-live="polite" className="empty:hidden">
+      {!online && (
+        <div role="status" data-testid="offline-banner" className="border-b border-amber-300 bg-amber-100 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50">
+          <p className="mx-auto flex max-w-7xl items-start gap-2.5 px-4 py-2.5 text-base sm:px-6">
+            <WifiOff className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+            <span>
+              <strong>You are offline.</strong> Your jobs, chats and saved manuals still open; changes are kept on this phone and sent when the
+              network returns.
+            </span>
+          </p>
+        </div>
+      )}
+      {updateReady && (
+        <div data-testid="update-banner" className="border-b bg-card">
+          <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-2 px-4 py-2 sm:px-6">
+            <p className="text-base">A new version of FieldAssist is ready.</p>
+            <Button variant="outline" onClick={updateNow}>
+              <RefreshCw aria-hidden="true" />
+              Update now
+            </Button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -6,6 +6,7 @@ import { AppStatusBanner } from '@/components/app-status-banner';
 import { TabLoading } from '@/components/tab-loading';
 import { client } from '@/lib/client';
 import { focusHeadingOf } from '@/lib/focus-heading';
+import { useOutboxSync } from '@/offline/use-outbox-sync';
 import { DEFAULT_TAB, TABS, type TabId } from '@/lib/tabs';
 
 type TabProps = { user: AuthUser };
@@ -28,6 +29,7 @@ export function HomePage({ user }: { user: AuthUser }) {
   const [active, setActive] = useState<TabId>(DEFAULT_TAB);
   const [opened, setOpened] = useState<TabId[]>([DEFAULT_TAB]);
   const screens = useRef(new Map<TabId, HTMLElement>());
+  useOutboxSync(user.id);
 
   const select = (tab: TabId) => {
     setActive(tab);

@@ -5,7 +5,8 @@ import { client } from '@/lib/client';
 import { jobsTable, type Job, type JobPriority, type JobStatus } from '@/lib/tables';
 import { sendJobChanges, withPendingChanges, type ListedJob } from '@/offline/job-sync';
 import { isNetworkError } from '@/offline/network-error';
-import { dismissNotice, enqueue, listNotices, readSnapshot, saveSnapshot } from '@/offline/offline-db';
+import { dismissNotice, enqueue, listNotices } from '@/offline/offline-db';
+import { readThrough } from '@/offline/read-through';
 
 export interface NewJob {
   title: string;
@@ -48,14 +49,10 @@ export function useJobs(userId: string) {
   const jobs = useQuery({
     queryKey,
     queryFn: async (): Promise<ListedJob[]> => {
-      let rows: Job[];
-      try {
-        rows = await jobsTable.list({ where: { userId }, orderBy: { createdAt: 'desc' } });
-        await saveSnapshot(`jobs:${userId}`, rows);
-      } catch (error) {
-        if (!isNetworkError(error)) throw error;
-        rows = (await readSnapshot<Job[]>(`jobs:${userId}`)) ?? [];
-      }
+      const rows = await readThrough(`jobs:${userId}`, () => jobsTable.list({ where: { userId }, orderBy: { createdAt: 'desc' } })).catch((error: unknown) => {
+        if (isNetworkError(error)) return [] as Job[]; // offline before the list was ever read here
+        throw error;
+      });
       return withPendingChanges(userId, rows);
     },
     networkMode: 'always', // the list comes from the device when there is no network

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { userRolesTable } from '@/lib/tables';
+import { readThrough } from '@/offline/read-through';
 
 // Who may do what in the library, as the server's policies decide it (README, SPEC.md
 // section 6): admins, technicians and managers write; only admins delete and manage roles.
@@ -10,7 +11,8 @@ const WRITERS = ['admin', 'technician', 'manager'];
 export function useLibraryRole(email: string) {
   const role = useQuery({
     queryKey: ['userRoles', 'library', email],
-    queryFn: async () => (await userRolesTable.list({ where: { userId: email }, limit: 1 }))[0]?.role ?? null,
+    queryFn: () => readThrough(`role:${email}`, async () => (await userRolesTable.list({ where: { userId: email }, limit: 1 }))[0]?.role ?? null),
+    networkMode: 'always',
   });
   const name = role.data ?? null;
   return {

@@ -25,6 +25,7 @@ async function loadHistory(userId: string): Promise<ChatMessage[]> {
     return rows.flatMap(messagesFromRow);
   } catch (error) {
     if (!isNetworkError(error)) throw error;
+    // Kept by the effect below after each answer (with its sources), not as the server's rows.
     return (await readSnapshot<ChatMessage[]>(snapshotKey(userId))) ?? [];
   }
 }

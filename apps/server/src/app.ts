@@ -20,7 +20,7 @@ import { registerErrorHandler, errorBody } from './error-handler.js';
 import { ApiError, tooManyAttempts } from './errors.js';
 import { createMailer } from './notify/mailer.js';
 import { registerNotifyRoutes } from './notify/routes.js';
-import { restTables } from './product/policies.js';
+import { authorize, restTables } from './product/policies.js';
 import { securityHeaders } from './web/security-headers.js';
 import { registerWebApp } from './web/static.js';
 import { createAiProvider, type DownloadFile, registerAiRoutes } from './ai/index.js';
@@ -32,7 +32,10 @@ import { registerWebDataRoutes } from './data/web-routes.js';
 import { registerChatRoutes } from './product/chat/routes.js';
 import { createProductEvents } from './product/events.js';
 import { publishRowChanges } from './product/live-updates.js';
+import { productFolders } from './product/folders.js';
 import { registerInvitationRoutes } from './product/invitations/routes.js';
+import { registerManualRoutes } from './product/manuals/routes.js';
+import { queueManualsInsertedByRest } from './product/manuals/service.js';
 import { startIngestionWorker } from './product/ingestion/worker.js';
 import { createFileStore, registerStorageRoutes } from './storage/index.js';
 import { startOrphanSweep } from './storage/sweep-orphans.js';
@@ -142,7 +145,9 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   const log = (message: string) => app.log.warn(message);
   const hub = createRealtimeHub({ redis, projectId: config.projectId });
   const schema = await loadSchema(pool, restTables);
-  registerRestRoutes(app, { pool, schema, maxRows: config.restMaxRows, onWrite: (change) => publishRowChanges(hub, change, log) });
+  registerRestRoutes(app, {
+    pool, schema, maxRows: config.restMaxRows, authorize, afterInsert: queueManualsInsertedByRest, onWrite: (change) => publishRowChanges(hub, change, log),
+  });
   registerRawSqlRoutes(app, pool);
   registerAuthRoutes(app, auth);
   registerOAuthRoutes(app, auth);
@@ -151,7 +156,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerInvitationRoutes(app, auth);
 
   // Files, document text, AI and the product's chat and manual ingestion, each on its configured driver.
-  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log });
+  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log, rules: productFolders({ pool, publicUrl: config.publicUrl }) });
   // On the disk, files a crash left without their row are removed once per start, in the background.
   // A bucket is not swept (listing all of it at every start is costly): that is left to its operator's lifecycle rules.
   let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
@@ -170,6 +175,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerWebDataRoutes(app, { config, saveFile: files.saveServerFile });
   registerAiRoutes(app, { provider: ai, config });
   registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens });
+  registerManualRoutes(app, { pool, files, extract: extractor.extractDocument, ai, log });
   await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
   // Every open library view sees a manual's processing status change as it happens.
   events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => log(`realtime: ${error.message}`)));

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
+import { manualVisibleTo } from '../manuals/visibility.js';
 
 export interface Passage {
   chunkId: string;
@@ -57,17 +58,16 @@ async function buildQueries(pool: pg.Pool, words: string[], codes: string[]) {
  */
 export async function retrievePassages(pool: pg.Pool, opts: { question: string; role: Role | null; limit?: number }): Promise<Passage[]> {
   const { words, codes } = searchTerms(opts.question);
-  const seesPlanners = opts.role === 'admin' || opts.role === 'technician';
   const limit = opts.limit ?? PASSAGE_LIMIT;
   const queries = await buildQueries(pool, words, codes);
   const columns = 'c.id, c.manual_id, c.chunk_index, c.page_number, c.extracted_text, c.search, m.title, m.file_url';
-  const visible = `FROM manual_content c JOIN manuals m ON m.id = c.manual_id WHERE ($4 OR m.document_type <> 'system_planner')`;
-  const matching = (param: string) => `(SELECT ${columns} ${visible} AND c.search @@ ${param}::tsquery LIMIT $7)`;
+  const visible = `FROM manual_content c JOIN manuals m ON m.id = c.manual_id WHERE ${manualVisibleTo(opts.role, 'm')}`;
+  const matching = (param: string) => `(SELECT ${columns} ${visible} AND c.search @@ ${param}::tsquery LIMIT $6)`;
   // A chunk found two ways comes twice: the query keeps enough rows that dropping repeats leaves `limit`.
   const { rows } = await pool.query<{ id: string; manual_id: string; title: string; page_number: number | null; file_url: string; extracted_text: string; whole: boolean }>(
-    `WITH small AS (SELECT count(*) <= $6 AS whole FROM (SELECT 1 ${visible} LIMIT $6 + 1) v),
+    `WITH small AS (SELECT count(*) <= $5 AS whole FROM (SELECT 1 ${visible} LIMIT $5 + 1) v),
      candidate AS (
-       (SELECT ${columns} ${visible} AND (SELECT whole FROM small) LIMIT $6)
+       (SELECT ${columns} ${visible} AND (SELECT whole FROM small) LIMIT $5)
        UNION ALL ${matching('$3')} UNION ALL ${matching('$2')} UNION ALL ${matching('$1')}
      )
      SELECT id, manual_id, title, page_number, file_url, extracted_text, (SELECT whole FROM small) AS whole FROM candidate
@@ -75,9 +75,9 @@ export async function retrievePassages(pool: pg.Pool, opts: { question: string; 
        (CASE WHEN $3::tsquery IS NOT NULL AND search @@ $3::tsquery THEN 10 ELSE 0 END)
        + (CASE WHEN $1::tsquery IS NOT NULL THEN ts_rank(search, $1::tsquery) ELSE 0 END) DESC,
        manual_id, chunk_index
-     LIMIT (SELECT CASE WHEN whole THEN $6 ELSE $5 END FROM small) * 4`,
+     LIMIT (SELECT CASE WHEN whole THEN $5 ELSE $4 END FROM small) * 4`,
     // With one word, every word is any word: that match is not made twice.
-    [queries.any_word, queries.every_word === queries.any_word ? null : queries.every_word, queries.codes, seesPlanners, limit, SMALL_LIBRARY_CHUNKS, CANDIDATES_PER_MATCH],
+    [queries.any_word, queries.every_word === queries.any_word ? null : queries.every_word, queries.codes, limit, SMALL_LIBRARY_CHUNKS, CANDIDATES_PER_MATCH],
   );
   const seen = new Set<string>();
   const unique = rows.filter((r) => !seen.has(r.id) && seen.add(r.id)).slice(0, rows[0]?.whole ? SMALL_LIBRARY_CHUNKS : limit);

@@ -4,6 +4,7 @@ import type { ExtractDocument } from '../../data/extract.js';
 import { transaction } from '../../db/rest/service.js';
 import { ApiError } from '../../errors.js';
 import type { ProductEventBus } from '../events.js';
+import { deleteFileText, findFileText } from '../manuals/texts.js';
 import { type ClaimedJob, completeJob, failJob, releaseJob } from './queue.js';
 
 export interface ManualFiles {
@@ -57,9 +58,8 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
   if (!manual) return; // deleted meanwhile: its job went with it
   if (!(await startProcessing(deps, job, workerId))) return;
   try {
-    const file = await deps.files.readByPublicUrl(manual.file_url);
-    if (!file) throw new ApiError('NOT_FOUND', "The manual's file could not be found");
-    const { pages } = await deps.extract({ bytes: file.bytes, fileName: manual.file_name || file.fileName, contentType: file.contentType });
+    // The text read when the file was uploaded, if it was kept: a file's text is read once.
+    const pages = (await findFileText(deps.pool, manual.file_url)) ?? (await extractText(deps, manual));
     const chunks = deps.chunk(pages);
     const stored = await transaction(deps.pool, async (client) => {
       if (!(await completeJob(client, job, workerId))) throw new LeaseLost();
@@ -70,6 +70,7 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
          SELECT $1 || '_' || n, $1, text, n, page FROM unnest($2::text[], $3::int[], $4::int[]) AS c(text, page, n)`,
         [manual.id, chunks.map((c) => c.text), chunks.map((c) => c.page), chunks.map((c) => c.index)],
       );
+      await deleteFileText(client, manual.file_url);
       await client.query("UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2 WHERE id = $1", [manual.id, pages.length]);
       return chunks.length;
     });
@@ -89,6 +90,12 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
     if (outcome === 'lost') return;
     await setStatus(deps, manual.id, outcome === 'failed' ? 'failed' : 'pending', { error: outcome === 'failed' ? reason : null });
   }
+}
+
+async function extractText(deps: IngestionDeps, manual: { file_url: string; file_name: string }) {
+  const file = await deps.files.readByPublicUrl(manual.file_url);
+  if (!file) throw new ApiError('NOT_FOUND', "The manual's file could not be found");
+  return (await deps.extract({ bytes: file.bytes, fileName: manual.file_name || file.fileName, contentType: file.contentType })).pages;
 }
 
 class LeaseLost extends Error {}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { isAlive } from '../../db/embedded.js';
+import { deleteAbandonedFileTexts } from '../manuals/texts.js';
 import { type IngestionDeps, ingestManual } from './ingest-manual.js';
 import { claimJob, expireLeasesOfDeadWorkers, renewLease } from './queue.js';
 
@@ -92,6 +93,7 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
 }
 
 async function collectGarbage(deps: IngestionDeps) {
+  await deleteAbandonedFileTexts(deps.pool);
   // A file another manual still points to (two rows saved for one upload) is kept.
   await deps.pool.query('DELETE FROM storage_garbage g WHERE EXISTS (SELECT 1 FROM manuals m WHERE m.file_url = g.file_url)');
   const { rows } = await deps.pool.query<{ file_url: string }>('SELECT file_url FROM storage_garbage LIMIT 20');

@@ -104,7 +104,7 @@ export interface ManualRow {
   page_count: number | null;
 }
 
-/** Saves the manual row through the REST API (what Save Manual does); the database queues its ingestion. */
+/** Saves the manual row through the generic REST API (as the Blink client does); the REST hook queues its ingestion. */
 export async function createManual(app: FastifyInstance, user: TestUser, opts: { fileUrl: string; fileName: string; bytes: number; title?: string }): Promise<ManualRow> {
   const id = `manual_${Math.random().toString(16).slice(2, 14)}`;
   const res = await app.inject({

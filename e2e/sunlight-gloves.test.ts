@@ -90,12 +90,14 @@ async function everyScreen(page: Page, app: AppShell, check: (screen: string) =>
 async function prepare(page: Page, tab: TabLabel) {
   if (tab === 'AI Assistant') {
     const chat = new ChatPage(page);
+    await chat.answers.first().or(chat.emptyHeading).waitFor(); // the history has loaded
     if ((await chat.answers.count()) === 0) {
       await chat.sendUserMessage('What does fault E4 mean?');
       await chat.sourceLinks().first().waitFor();
     }
   } else if (tab === 'My Jobs') {
     const jobs = new JobsPage(page);
+    await jobs.jobs.first().or(jobs.emptyState).waitFor(); // the list has loaded
     if ((await jobs.jobs.count()) === 0) await jobs.createJob({ title: 'Rooftop unit E4', description: 'Compressor locked out on the roof of block C.', priority: 'High' });
     if (!(await jobs.form.isVisible())) await jobs.addJob.click();
   } else if (tab === 'Manuals') {

@@ -20,8 +20,9 @@ export function registerServiceWorker(): void {
   });
 }
 
-/** Switches to the waiting version now (the page reloads into it). */
+/** Switches to the waiting version now: the page reloads once the new version has taken over. */
 export function updateNow(): void {
+  navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
   void applyUpdate?.();
 }
 

@@ -23,7 +23,7 @@ import { registerNotifyRoutes } from './notify/routes.js';
 import { authorize, restTables } from './product/policies.js';
 import { securityHeaders } from './web/security-headers.js';
 import { registerWebApp } from './web/static.js';
-import { createAiProvider, type DownloadFile, registerAiRoutes } from './ai/index.js';
+import { createAiProvider, createAiRateLimit, type DownloadFile, registerAiRoutes } from './ai/index.js';
 import { registerAnalyticsRoutes } from './analytics/routes.js';
 import { chunkText } from './data/chunk.js';
 import { createExtractor } from './data/extract.js';
@@ -48,12 +48,14 @@ export interface AppDeps {
   pool: pg.Pool;
   /** Fetches user-given image and audio URLs from the internet; default: public addresses only. */
   downloadFile?: DownloadFile;
+  /** Where the log's JSON lines go; default: standard output. */
+  logDestination?: { write(line: string): void };
 }
 
 /** Builds the whole server: the platform API and the web app. Tests build it too. */
-export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, pool, downloadFile, logDestination }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, serializers: { req: serializeRequest } },
+    logger: { level: config.logLevel, serializers: { req: serializeRequest }, ...(logDestination && { stream: logDestination }) },
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
@@ -142,11 +144,11 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
 
   registerOpsRoutes(app, { pool, redis, metricsTokens: [config.metricsToken, config.serviceKey].filter((token) => token !== undefined) });
 
-  const log = (message: string) => app.log.warn(message);
+  const warn = (message: string) => app.log.warn(message);
   const hub = createRealtimeHub({ redis, projectId: config.projectId });
   const schema = await loadSchema(pool, restTables);
   registerRestRoutes(app, {
-    pool, schema, maxRows: config.restMaxRows, authorize, afterInsert: queueManualsInsertedByRest, onWrite: (change) => publishRowChanges(hub, change, log),
+    pool, schema, maxRows: config.restMaxRows, authorize, afterInsert: queueManualsInsertedByRest, onWrite: (change) => publishRowChanges(hub, change, warn),
   });
   registerRawSqlRoutes(app, pool);
   registerAuthRoutes(app, auth);
@@ -156,7 +158,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerInvitationRoutes(app, auth);
 
   // Files, document text, AI and the product's chat and manual ingestion, each on its configured driver.
-  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log, rules: productFolders({ pool, publicUrl: config.publicUrl }) });
+  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log: warn, rules: productFolders({ pool, publicUrl: config.publicUrl }) });
   // On the disk, files a crash left without their row are removed once per start, in the background.
   // A bucket is not swept (listing all of it at every start is costly): that is left to its operator's lifecycle rules.
   let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
@@ -173,13 +175,14 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerStorageRoutes(app, files);
   registerDataRoutes(app, { extractor, publicUrl: config.publicUrl, readOwnFile: files.readByPublicUrl });
   registerWebDataRoutes(app, { config, saveFile: files.saveServerFile });
-  registerAiRoutes(app, { provider: ai, config });
-  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens });
-  registerManualRoutes(app, { pool, files, extract: extractor.extractDocument, ai, log });
+  const aiRateLimit = createAiRateLimit(app, config.aiRateLimitPerMinute);
+  registerAiRoutes(app, { provider: ai, rateLimit: aiRateLimit, config });
+  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens, rateLimit: aiRateLimit });
+  registerManualRoutes(app, { pool, files, extract: extractor.extractDocument, ai, log: warn });
   await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
   // Every open library view sees a manual's processing status change as it happens.
-  events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => log(`realtime: ${error.message}`)));
-  const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkText, events, log });
+  events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => warn(`realtime: ${error.message}`)));
+  const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkText, events, log: app.log });
   // A manual cut off mid-extraction is picked up again by the next start (its job stays queued).
   app.addHook('onClose', async () => {
     const stopped = ingestion.stop();

@@ -1,6 +1,7 @@
 import type { UploadedManualFile } from '@fieldassist/client';
 import { useCallback, useState } from 'react';
 
+import { withRetries } from '@/components/library/with-retries';
 import { useManualUpload } from '@/hooks/use-manual-upload';
 
 /** Per-file progress in percent; -1 is shown as 'Failed' (SPEC.md section 4). */
@@ -11,6 +12,10 @@ export interface BulkFileState {
 }
 
 export const FAILED = -1;
+
+// SPEC.md section 9: a queued task is tried up to 2 more times (1 s base, doubling) after a
+// network, rate-limit or time-out error. Only the upload: a save that may have happened is not repeated.
+const UPLOAD_RETRIES = { retries: 2, baseMs: 1000 };
 
 /**
  * Bulk upload (SPEC.md section 4): one file at a time, no review, metadata saved as read.
@@ -35,7 +40,8 @@ export function useManualBulkUpload() {
           let uploaded: UploadedManualFile | undefined;
           try {
             set(index, { progress: 20 });
-            uploaded = await steps.upload(file, (percent) => set(index, { progress: percent < 100 ? 20 + Math.round(percent / 2) : 75 }));
+            const onProgress = (percent: number) => set(index, { progress: percent < 100 ? 20 + Math.round(percent / 2) : 75 });
+            uploaded = await withRetries(() => steps.upload(file, onProgress), UPLOAD_RETRIES);
             if (uploaded.unreadable) throw new Error(uploaded.unreadable);
             set(index, { progress: 85 });
             await steps.save(uploaded, { ...uploaded.metadata, versionId, tagIds: [] });

@@ -1,5 +1,6 @@
 // `client.manuals` (the product's manual library, /api/app/{projectId}/manuals): the upload's
-// way is upload (store + read) -> review in the app -> save (manual + tags + ingestion queued).
+// way is upload (store + read) -> review in the app -> save (manual + tags + ingestion queued);
+// delete takes a manual out again.
 import type { AccessTokenGetter, HttpCore } from '../http.js';
 import { asStorageError, invalid, invalidResponse, MAX_UPLOAD_BYTES, tooLarge } from '../storage/errors.js';
 import { uploadWithProgress } from '../storage/xhr-upload.js';
@@ -59,6 +60,15 @@ export function createManuals(options: ManualsOptions): ManualsClient {
       if (typeof path !== 'string' || path === '') throw invalid('File path is required');
       try {
         await http.request({ method: 'DELETE', path: route('/uploads'), body: { path } });
+      } catch (error) {
+        throw asStorageError(error);
+      }
+    },
+
+    async delete(id) {
+      if (typeof id !== 'string' || id === '') throw invalid('Manual id is required');
+      try {
+        await http.request({ method: 'DELETE', path: route(`/${encodeURIComponent(id)}`) });
       } catch (error) {
         throw asStorageError(error);
       }

@@ -60,4 +60,6 @@ export interface ManualsClient {
   save(input: SaveManualInput): Promise<Manual>;
   /** Removes an uploaded file nobody will save (a cancelled review, a failed bulk step). */
   discard(path: string): Promise<void>;
+  /** Deletes a manual with its passages, tags and file (admins only). */
+  delete(id: string): Promise<void>;
 }

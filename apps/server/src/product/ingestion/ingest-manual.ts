@@ -18,7 +18,8 @@ export interface IngestionDeps {
   extract: ExtractDocument;
   chunk: typeof chunkText;
   events: ProductEventBus;
-  log: (message: string) => void;
+  /** The server's log: a manual ingested is news (info), a worker's hiccup a warning, an unexpected failure an error. */
+  log: { info(message: string): void; warn(message: string): void; error(message: string): void };
 }
 
 type Status = 'pending' | 'processing' | 'ready' | 'failed';
@@ -75,7 +76,7 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
       return chunks.length;
     });
     deps.events.emit('manual.status', { manualId: manual.id, status: 'ready', error: null, pageCount: pages.length });
-    deps.log(`ingested manual ${manual.id}: ${pages.length} pages, ${stored} chunks`);
+    deps.log.info(`ingested manual ${manual.id}: ${pages.length} pages, ${stored} chunks`);
   } catch (error) {
     if (error instanceof LeaseLost) return; // another worker owns the job now
     if (stopping?.aborted) {
@@ -85,7 +86,7 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
     // A file that cannot be read will not read better later; anything else is retried.
     const permanent = error instanceof ApiError && error.status < 500;
     const reason = error instanceof ApiError ? error.message : 'Content extraction failed';
-    if (!(error instanceof ApiError)) deps.log(`ingestion of manual ${manual.id} failed: ${(error as Error).stack ?? error}`);
+    if (!(error instanceof ApiError)) deps.log.error(`ingestion of manual ${manual.id} failed: ${(error as Error).stack ?? error}`);
     const outcome = await failJob(deps.pool, job, workerId, reason, permanent);
     if (outcome === 'lost') return;
     await setStatus(deps, manual.id, outcome === 'failed' ? 'failed' : 'pending', { error: outcome === 'failed' ? reason : null });

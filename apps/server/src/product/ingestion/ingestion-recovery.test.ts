@@ -19,7 +19,8 @@ afterAll(() => extractor.close());
 /** A worker of the test's own, on the real parts (files, extractor, chunker), for playing a dead or stalled server. */
 function workerDeps(pool: pg.Pool, dataDir: string, extract: ExtractDocument = extractor.extractDocument): IngestionDeps {
   const files = createFileStore({ dataDir, publicUrl: LIBRARY_PUBLIC_URL, pool, log: () => undefined });
-  return { pool, files, extract, chunk: chunkText, events: createProductEvents(), log: () => undefined };
+  const quiet = () => undefined;
+  return { pool, files, extract, chunk: chunkText, events: createProductEvents(), log: { info: quiet, warn: quiet, error: quiet } };
 }
 
 /** Saves a manual row and claims its job as `workerId`, in one transaction, so no other worker sees it first. */

@@ -123,6 +123,19 @@ describe('the manual library upload, through the routes', () => {
     expect(notMultipart.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
+  it('deletes a manual for an admin only, with its tags; a missing one is 404', async () => {
+    const file = (await upload(app, people.technician, 'old.txt', Buffer.from('Old notes'))).json();
+    const manual = (await save(app, people.technician, { path: file.path, versionId: 'ver_1', tagIds: ['tag_hvac'] })).json();
+    const remove = (user: TestUser, id: string) => app.inject({ method: 'DELETE', url: api(`/${id}`), headers: user.headers });
+    for (const user of [people.technician, people.manager, people.viewer]) {
+      expect((await remove(user, manual.id)).json()).toMatchObject({ code: 'FORBIDDEN', message: 'Only admins can delete manuals' });
+    }
+    expect((await remove(people.admin, manual.id)).json()).toEqual({ id: manual.id });
+    expect(await count('manuals WHERE id = $1', [manual.id])).toBe(0);
+    expect(await count('manual_tags WHERE manual_id = $1', [manual.id])).toBe(0);
+    expect((await remove(people.admin, manual.id)).json()).toMatchObject({ code: 'NOT_FOUND', message: 'Manual not found' });
+  });
+
   it('ingests a manual created through the generic REST API too (the Blink client)', async () => {
     const manual = await addManual(app, people.technician, { fileName: 'rest.txt', bytes: Buffer.from('Saved through REST.') });
     expect(await waitForIngestion(lib.pool, manual.id)).toMatchObject({ processing_status: 'ready' });
@@ -140,7 +153,7 @@ describe("a file's text, read once per upload", () => {
     const files = createFileStore({ dataDir: lib.dataDir, publicUrl: LIBRARY_PUBLIC_URL, pool: lib.pool, log: () => undefined, rules: productFolders({ pool: lib.pool, publicUrl: LIBRARY_PUBLIC_URL }) });
     const deps = { pool: lib.pool, files, extract, ai: createLocalProvider(), log: () => undefined };
     const service = { kind: 'service' } as const;
-    const worker = startIngestionWorker({ pool: lib.pool, files, extract, chunk: chunkText, events: createProductEvents(), log: () => undefined }, { pollMs: 100 });
+    const worker = startIngestionWorker({ pool: lib.pool, files, extract, chunk: chunkText, events: createProductEvents(), log: { info: () => undefined, warn: () => undefined, error: () => undefined } }, { pollMs: 100 });
     try {
       const pdf = await makePdf([COVER, ['Fault E4: compressor lockout.']]);
       const uploaded = await uploadManualFile(deps, { caller: service, fileName: 'rtu.pdf', stream: Readable.from([pdf]) });

@@ -5,7 +5,8 @@ import { ALL_UNKNOWN, type ManualMetadata, metadataFromFileName, UNKNOWN } from 
 import { extractManualMetadata } from './heuristics.js';
 
 // SPEC.md sections 5 and 9: the first 2,000 characters of the text; 5 retries of the AI call on
-// network and rate-limit errors (3 s base, doubling); then the file name, then all Unknown.
+// rate-limit errors (3 s base, doubling; the driver itself retries network errors); then the
+// file name, then all Unknown.
 export const COVER_CHARS = 2000;
 const AI_RETRIES = 5;
 const AI_RETRY_BASE_MS = 3000;
@@ -24,7 +25,7 @@ export const METADATA_SCHEMA: JsonObjectSchema = {
 const PROMPT =
   "Read the cover page of a technical manual and give its title, technology, publication date and part number. Answer 'Unknown' for anything it does not say. Extract them from this text: ";
 
-const retryable = (error: unknown) => error instanceof ApiError && (error.code === 'RATE_LIMITED' || error.code === 'AI_PROVIDER_ERROR');
+const retryable = (error: unknown) => error instanceof ApiError && error.code === 'RATE_LIMITED';
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : UNKNOWN);
 
 async function askModel(ai: AiProvider, cover: string, fileName: string): Promise<ManualMetadata> {

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../errors.js';
 import { MAX_PATH_LENGTH } from '../../storage/paths.js';
-import { authorizeLibraryWrite, discardUpload, type ManualsDeps, saveManual, uploadManualFile } from './service.js';
+import { authorizeLibraryWrite, deleteManual, discardUpload, type ManualsDeps, saveManual, uploadManualFile } from './service.js';
 
 const text = (max: number) => z.string().max(max).optional();
 
@@ -21,6 +21,8 @@ export const ZSaveManualBody = z.object({
 });
 export type SaveManualBody = z.infer<typeof ZSaveManualBody>;
 
+export const ZManualParams = z.object({ projectId: z.string(), id: z.string().min(1).max(200) });
+
 export const ZDiscardUploadBody = z.object({ path: z.string().min(1).max(MAX_PATH_LENGTH) });
 export type DiscardUploadBody = z.infer<typeof ZDiscardUploadBody>;
 
@@ -30,7 +32,8 @@ const libraryWriter = async (request: FastifyRequest) => authorizeLibraryWrite(r
 /**
  * The manual library's upload (SPEC.md section 4) under /api/app/{projectId}/manuals:
  * POST uploads (multipart `file`): store the file, read its text and metadata, for review;
- * POST (JSON): save the manual with its tags and queue its ingestion; DELETE uploads: discard.
+ * POST (JSON): save the manual with its tags and queue its ingestion; DELETE uploads: discard;
+ * DELETE /{id}: delete a manual (admins).
  */
 export function registerManualRoutes(app: FastifyInstance, deps: ManualsDeps) {
   void app.register(async (scope) => {
@@ -58,5 +61,6 @@ export function registerManualRoutes(app: FastifyInstance, deps: ManualsDeps) {
     typed.delete('/api/app/:projectId/manuals/uploads', { preValidation: libraryWriter, schema: { body: ZDiscardUploadBody } }, async (request) =>
       discardUpload(deps, { caller: request.caller, path: request.body.path }),
     );
+    typed.delete('/api/app/:projectId/manuals/:id', { schema: { params: ZManualParams } }, async (request) => deleteManual(deps, { caller: request.caller, id: request.params.id }));
   });
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { canWriteLibrary } from '@fieldassist/client/roles';
+import { canDeleteManuals, canWriteLibrary } from '@fieldassist/client/roles';
 import type pg from 'pg';
 import type { AiProvider } from '../../ai/provider.js';
 import { type Caller, requireSignedIn } from '../../auth/caller.js';
@@ -16,6 +16,7 @@ import { LIBRARY_FOLDER } from './file-access.js';
 import { knownValue, type ManualMetadata, titleFromFileName } from './file-name.js';
 import { readManualMetadata } from './metadata.js';
 import { deleteFileText, saveFileText } from './texts.js';
+import { manualVisibleTo } from './visibility.js';
 
 export interface ManualsDeps {
   pool: pg.Pool;
@@ -40,6 +41,8 @@ export const authorizeLibraryWrite = (caller: Caller) => void requireLibraryWrit
 // folder, not a prefix: the last segment is the stored file's name, which a download is called
 // (issue 18: no more `1795474699249_gnuplot.pdf`).
 const libraryPath = (fileName: string) => `${LIBRARY_FOLDER}/${Date.now()}/${fileName.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').trim() || 'manual'}`;
+/** A manual's file type is the media type alone (text/plain, not text/plain; charset=utf-8). */
+const mediaType = (contentType: string) => contentType.split(';')[0]!.trim();
 
 export interface UploadedManualFile {
   /** The storage path: what saveManual and discardUpload take. */
@@ -81,7 +84,7 @@ export async function uploadManualFile(deps: ManualsDeps, opts: { caller: Caller
   }
   const text = pages.map((page) => page.text).join('\n\n');
   const metadata = await readManualMetadata({ ai: deps.ai, text, fileName, log: deps.log });
-  return { path, fileUrl: publicUrl, fileName, fileSize: stored.size, fileType: stored.contentType, metadata, ...(unreadable && { unreadable }) };
+  return { path, fileUrl: publicUrl, fileName, fileSize: stored.size, fileType: mediaType(stored.contentType), metadata, ...(unreadable && { unreadable }) };
 }
 
 export interface SaveManualInput extends Partial<ManualMetadata> {
@@ -141,7 +144,7 @@ export async function saveManual(deps: ManualsDeps, opts: { caller: Caller } & S
          description, document_type AS "documentType", technology, date_published AS "datePublished", part_number AS "partNumber", uploaded_by AS "uploadedBy",
          processing_status AS "processingStatus", processing_error AS "processingError", page_count AS "pageCount", created_at AS "createdAt", updated_at AS "updatedAt"`,
       [
-        id, opts.versionId, knownValue(opts.title) ?? titleFromFileName(fileName), file.publicUrl, fileName, file.size, file.contentType,
+        id, opts.versionId, knownValue(opts.title) ?? titleFromFileName(fileName), file.publicUrl, fileName, file.size, mediaType(file.contentType),
         knownValue(opts.description), knownValue(opts.technology), knownValue(opts.datePublished), knownValue(opts.partNumber), caller.kind === 'user' ? caller.email : null,
       ],
     );
@@ -171,4 +174,23 @@ export async function discardUpload(deps: ManualsDeps, opts: { caller: Caller; p
   if (rowCount) throw new ApiError('CONFLICT', 'The file belongs to a saved manual');
   await deleteFileText(deps.pool, file.publicUrl);
   return deps.files.removeFiles({ caller, paths: [file.path] });
+}
+
+/**
+ * Deletes a manual (admins only, SPEC.md section 6) with its passages, tags and job; its file is
+ * removed shortly after by the ingestion worker (migrations/004 collects it). A manual the caller
+ * cannot see is NOT_FOUND, like a missing one. Throws UNAUTHORIZED, FORBIDDEN, NOT_FOUND.
+ */
+export async function deleteManual(deps: ManualsDeps, opts: { caller: Caller; id: string }): Promise<{ id: string }> {
+  requireSignedIn(opts.caller);
+  const role = opts.caller.kind === 'service' ? 'admin' : opts.caller.role;
+  if (!canDeleteManuals(role)) throw new ApiError('FORBIDDEN', 'Only admins can delete manuals');
+  const deleted = await transaction(deps.pool, async (client) => {
+    // The job first, as ingestion locks it before the manual: a manual deleted while its chunks
+    // are being written waits for them (then goes with them) instead of deadlocking.
+    await client.query('SELECT 1 FROM ingestion_jobs WHERE manual_id = $1 FOR UPDATE', [opts.id]);
+    return (await client.query<{ id: string }>(`DELETE FROM manuals WHERE id = $1 AND ${manualVisibleTo(role)} RETURNING id`, [opts.id])).rows[0];
+  });
+  if (!deleted) throw new ApiError('NOT_FOUND', 'Manual not found');
+  return deleted;
 }

@@ -16,7 +16,7 @@ export function MessageSources({ sources }: { sources: ChatSource[] }) {
       </p>
       <ol aria-labelledby={headingId} className="mt-1 flex flex-col">
         {sources.map((source, i) => (
-          <li key={`${source.manualId}:${source.page ?? ''}`} className="flex min-w-0 items-center gap-2 text-sm">
+          <li key={`${source.manualId}:${source.page ?? ''}`} className="flex min-w-0 items-center gap-2 text-base">
             <span aria-hidden="true" className="w-5 shrink-0 text-right font-semibold text-foreground tabular-nums">
               {i + 1}
             </span>

@@ -4,6 +4,7 @@ import { ManualViewerProvider } from '@/components/manual-viewer/manual-viewer-p
 
 import { ChatComposer } from './chat-composer';
 import { MessageList } from './message-list';
+import { QueuedNotice } from './queued-notice';
 import { useChat } from './use-chat';
 
 /**
@@ -13,14 +14,15 @@ import { useChat } from './use-chat';
  * opens in the manual viewer: beside the conversation on a wide screen, over it on a phone.
  */
 export function ChatPage({ user }: { user: AuthUser }) {
-  const { messages, isLoading, send } = useChat(user.id);
+  const { messages, isLoading, send, queuedCount } = useChat(user.id);
   return (
     <ManualViewerProvider>
-      <div className="flex h-[calc(100vh-8rem)] min-h-80 flex-col overflow-hidden rounded-xl border bg-card shadow-xs supports-[height:100dvh]:h-[calc(100dvh-8rem)]">
+      <div className="flex h-[calc(100vh-8rem-var(--status-banner-height,0px))] min-h-80 flex-col overflow-hidden rounded-xl border bg-card shadow-xs supports-[height:100dvh]:h-[calc(100dvh-8rem-var(--status-banner-height,0px))]">
       <h1 tabIndex={-1} className="sr-only">
         AI Assistant
       </h1>
       <MessageList messages={messages} />
+      <QueuedNotice count={queuedCount} />
       <ChatComposer isLoading={isLoading} onSend={send} />
       </div>
     </ManualViewerProvider>

@@ -3,9 +3,9 @@
 // desktop (panel beside the chat); a 350-page PDF opens at page 300 fetching byte ranges and
 // drawing one page; a Word manual opens at its passage; a missing file says so.
 //
-// The live chat (no AI model) cites page 3 of a real ingested PDF. The passages to mark come
-// with the sources of a saved answer (the chatMessages row as the server saves it), so the
-// marking is proven whatever words the live answer picks.
+// The live chat (no AI model) cites page 3 of a real ingested PDF and quotes the sentence it
+// lifted, which the viewer marks. The other manuals come with the sources of a saved answer (the
+// chatMessages row as the server saves it), so each case is proven on words chosen here.
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -177,13 +177,16 @@ describe.each(VIEWPORT_NAMES)('manual viewer on %s', (viewport: ViewportName) =>
     expect(errors).toEqual([]);
   });
 
-  test('the live answer (no AI model) cites page 3 of the ingested manual, and its source opens there', async () => {
+  test('the live answer (no AI model) cites page 3 of the ingested manual, and its source opens there with the quoted sentence marked', async () => {
     await chat.sendUserMessage('What does fault E7 mean?');
     const answer = await chat.waitForAnswer();
     expect(await answer.textContent()).toContain(RTU_FAULT);
     await chat.sourceLinks(answer).filter({ hasText: `${RTU_TITLE}, page 3` }).click();
     await viewer.waitForPage(3);
     expect(await viewer.pageLabel.textContent()).toBe('Page 3 of 3');
+    // The composed answer quotes the sentence it lifted; the viewer marks it on the page.
+    expect(await viewer.markedText()).toContain(RTU_FAULT);
+    expect(await viewer.notFound.count()).toBe(0);
     await viewer.close.click();
     await viewer.dialog.waitFor({ state: 'hidden' });
     expect(errors).toEqual([]);

@@ -31,7 +31,10 @@ function OwnOriginImage({ src, alt }: ComponentProps<'img'>) {
 
 const Sources = createContext<ChatSource[]>([]);
 
-/** An inline citation [n]: opens source n as the sources list does; the hit area reaches 44 px for gloved fingers. */
+/**
+ * An inline citation [n]: opens source n as the sources list does. The link itself is 44 px for
+ * gloved fingers; negative margins keep the line as tall as the 24 px pill drawn inside it.
+ */
 function Citation({ n }: { n: number }) {
   const source = useContext(Sources)[n - 1];
   if (!source) return <span>[{n}]</span>;
@@ -39,9 +42,11 @@ function Citation({ n }: { n: number }) {
     <SourceLink
       source={source}
       aria-label={`Source ${n}: ${sourceLabel(source)}`}
-      className="relative mx-0.5 inline-flex h-6 min-w-6 items-center justify-center rounded-md bg-primary px-1.5 align-baseline text-sm leading-none font-semibold text-primary-foreground no-underline after:absolute after:-inset-2.5 after:content-[''] hover:bg-primary/85"
+      className="group -mx-2 -my-2.5 inline-flex min-h-11 min-w-11 items-center justify-center rounded-md align-middle no-underline"
     >
-      {n}
+      <span className="inline-flex h-6 min-w-6 items-center justify-center rounded-md bg-primary px-1.5 text-sm leading-none font-semibold text-primary-foreground group-hover:bg-primary/85">
+        {n}
+      </span>
     </SourceLink>
   );
 }

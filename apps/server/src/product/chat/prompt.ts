@@ -1,4 +1,4 @@
-import type { Passage } from './retrieve.js';
+import type { Passage } from '../retrieval/retrieve.js';
 
 /** SPEC.md section 7: cite manual sections, step by step, concise and practical, and say so when guessing. */
 export const CHAT_SYSTEM_PROMPT = [
@@ -13,7 +13,7 @@ export const CHAT_SYSTEM_PROMPT = [
 /** The user turn: the question wrapped with the retrieved passages and where each comes from. */
 export function buildChatPrompt(question: string, passages: Passage[]): string {
   if (passages.length === 0) {
-    return `${question}\n\n(No manual in the library covers this; answer from general knowledge and say so.)`;
+    return `${question}\n\n(No manual in the library covers this, and the technician has been told so. Answer from general knowledge and say that it is general knowledge, not from their manuals.)`;
   }
   const excerpts = passages
     .map((p, i) => `[${i + 1}] ${p.title}${p.page ? `, page ${p.page}` : ''}\n${p.text.trim()}`)

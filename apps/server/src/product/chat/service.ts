@@ -3,8 +3,10 @@ import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
 import { type AiContentPart, type AiProvider, type AiTextPart, zeroUsage } from '../../ai/provider.js';
 import { ApiError } from '../../errors.js';
+import type { Embedder } from '../retrieval/embedder.js';
+import { type Passage, retrievePassages } from '../retrieval/retrieve.js';
+import { notFoundAnswer } from './not-found.js';
 import { CHAT_SYSTEM_PROMPT, buildChatPrompt, localAnswer } from './prompt.js';
-import { type Passage, retrievePassages } from './retrieve.js';
 
 /** What the chat needs of an AI provider: with the local one it answers with the passages themselves. */
 export type ChatModel = Pick<AiProvider, 'kind' | 'streamText'>;
@@ -15,6 +17,8 @@ export interface ChatDeps {
   /** Reads a file stored here (a chat photo) so it can go to the model as bytes. */
   readOwnFile: (url: string) => Promise<{ bytes: Buffer; contentType: string } | undefined>;
   maxTokens: number;
+  /** Embeds questions for semantic reranking; absent: full-text ranking alone. */
+  embedder?: Pick<Embedder, 'embed'>;
 }
 
 export interface ChatTurn {
@@ -40,14 +44,24 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
     throw new ApiError('VALIDATION_ERROR', 'imageUrl must be an image uploaded to FieldAssist');
   }
   const question = turn.question.trim() || 'What is wrong with the equipment in this photo?';
-  const passages = await retrievePassages(deps.pool, { question, role: turn.user.role });
+  const { passages, relevant, suggestions } = await retrievePassages(deps, { question, role: turn.user.role });
   const sources = citedSources(passages);
-  if (deps.model.kind === 'local') return { sources, parts: streamWords(localAnswer(passages)) };
+  // Nothing relevant enough: the answer says so first, and the model (if any) answers from general knowledge.
+  const notice = relevant ? '' : `${notFoundAnswer(suggestions)}
+
+`;
+  if (deps.model.kind === 'local') return { sources, parts: streamWords(relevant ? localAnswer(passages) : notice.trim()) };
   const prompt = buildChatPrompt(question, passages);
   const content: string | AiContentPart[] = image
     ? [{ type: 'text', text: prompt }, { type: 'image', image: `data:${image.contentType};base64,${image.bytes.toString('base64')}` }]
     : prompt;
-  return { sources, parts: deps.model.streamText({ system: CHAT_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: deps.maxTokens }) };
+  const parts = deps.model.streamText({ system: CHAT_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: deps.maxTokens });
+  return { sources, parts: notice ? prefixed(notice, parts) : parts };
+}
+
+async function* prefixed(text: string, parts: AsyncIterable<AiTextPart>): AsyncIterable<AiTextPart> {
+  yield { type: 'text-delta', delta: text };
+  yield* parts;
 }
 
 /** One source per manual page, in the order the passages were ranked. */

@@ -1,0 +1,162 @@
+import type pg from 'pg';
+import type { Role } from '../../auth/caller.js';
+import type { Embedder } from './embedder.js';
+import { decideRelevance, fuseScores, type ScoredCandidate } from './rank.js';
+import { searchTerms } from './search-terms.js';
+
+export interface Passage {
+  chunkId: string;
+  manualId: string;
+  title: string;
+  page: number | null;
+  fileUrl: string;
+  text: string;
+  /** The section heading the passage sits under ('' when none is known). */
+  heading: string;
+  /** Fused relevance; only comparable within one question. */
+  score: number;
+}
+
+export interface Retrieval {
+  /** The passages that answer the question, best first; empty when nothing is relevant enough. */
+  passages: Passage[];
+  /** False when the library has nothing relevant enough: the chat then says so. */
+  relevant: boolean;
+  /** When not relevant: the closest pages, offered as suggestions only. */
+  suggestions: Passage[];
+}
+
+export interface RetrievalDeps {
+  pool: pg.Pool;
+  /** Embeds the question for semantic reranking; without it (or when it fails) ranking is lexical alone. */
+  embedder?: Pick<Embedder, 'embed'>;
+}
+
+/** At most this many passages go to the model. */
+export const PASSAGE_LIMIT = 6;
+/** Suggestions offered when nothing is relevant. */
+const SUGGESTION_LIMIT = 3;
+/** A term in more chunks than this is common: it ranks, but does not select candidates. */
+const COMMON_TERM_ROWS = 2000;
+/** Candidates read per way of matching (bounded, because only rare terms select them). */
+const CANDIDATE_ROWS = 1500;
+/** The best lexical candidates that are reranked with their embeddings. */
+const RERANK_ROWS = 60;
+
+interface Term {
+  query: string;
+  rows: number;
+  isCode: boolean;
+}
+
+/**
+ * Each term as a tsquery (words through the English stemmer, codes as typed, as a phrase) with
+ * the number of chunks it occurs in, counted up to COMMON_TERM_ROWS; and the library's size.
+ * Corpus counts only: no row is returned. Each count is its own query with the tsquery as a
+ * value, so the planner sees how common the term is (a scan that stops at the cap for a word
+ * in every chunk, the GIN index for a rare one).
+ */
+async function termStatistics(pool: pg.Pool, words: string[], codes: string[]): Promise<{ terms: Term[]; chunks: number }> {
+  const { rows } = await pool.query<{ query: string; is_code: boolean; chunks: string }>(
+    `SELECT DISTINCT ON (q::text) q::text AS query, is_code,
+       (SELECT CASE WHEN reltuples > 50000 THEN reltuples::bigint ELSE (SELECT count(*) FROM manual_content) END FROM pg_class WHERE oid = 'manual_content'::regclass) AS chunks
+     FROM (SELECT plainto_tsquery('english', w) AS q, false AS is_code FROM unnest($1::text[]) w
+           UNION ALL SELECT phraseto_tsquery('simple', c), true FROM unnest($2::text[]) c) t
+     WHERE q::text <> ''`,
+    [words, codes],
+  );
+  const chunks = Number(rows[0]?.chunks ?? 0);
+  const terms = await Promise.all(rows.map(async (row) => {
+    const { rows: counted } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM (SELECT 1 FROM manual_content WHERE search @@ $1::tsquery LIMIT $2) s', [row.query, COMMON_TERM_ROWS]);
+    return { query: row.query, rows: Number(counted[0]!.n), isCode: row.is_code };
+  }));
+  return { terms, chunks };
+}
+
+/** Inverse document frequency (BM25's), so a rare word outweighs a word on every page. */
+const idf = (rows: number, chunks: number) => Math.log(1 + (Math.max(chunks, rows) - rows + 0.5) / (rows + 0.5));
+
+interface CandidateRow {
+  id: string;
+  manual_id: string;
+  title: string;
+  page_number: number | null;
+  file_url: string;
+  extracted_text: string;
+  heading: string;
+  embedding: Buffer | null;
+  matched: number;
+  in_heading: number;
+  proximity: number;
+  codes: number;
+}
+
+/**
+ * The passages of the manuals this caller may read that best answer the question, and whether
+ * any answers it at all. Candidates come from PostgreSQL full text with the permission filter
+ * inside the query, so a passage of a manual the caller may not read is never even ranked: chunks
+ * with every rare term, chunks with any rare term, and chunks with a code, each bounded. They
+ * are scored there by the rarity of the terms they contain (a code outweighs common words),
+ * terms in the section heading, and how close together the terms stand; the best are reranked
+ * by the similarity of their stored embedding to the question's (computed in a worker thread
+ * meanwhile), and the two rankings fused.
+ */
+export async function retrievePassages(deps: RetrievalDeps, opts: { question: string; role: Role | null; limit?: number }): Promise<Retrieval> {
+  const { words, codes } = searchTerms(opts.question);
+  const limit = opts.limit ?? PASSAGE_LIMIT;
+  const questionVector = deps.embedder?.embed([opts.question], 'question').then(([v]) => v, () => undefined);
+  questionVector?.catch(() => undefined);
+  const { terms, chunks } = await termStatistics(deps.pool, words, codes);
+  // A term in no chunk still counts against a passage's coverage: the library lacks it.
+  const allWeights = terms.map((t) => idf(t.rows, chunks) * (t.isCode ? 2 : 1));
+  const found = terms.flatMap((t, i) => (t.rows > 0 ? [{ ...t, weight: allWeights[i]! }] : []));
+  if (found.length === 0) return { passages: [], relevant: false, suggestions: [] };
+  const weights = found.map((t) => t.weight);
+  const rare = found.filter((t) => t.rows < COMMON_TERM_ROWS);
+  const selecting = rare.length > 0 ? rare : found;
+  const anyRare = selecting.map((t) => `(${t.query})`).join(' | ');
+  const everyRare = selecting.length > 1 ? selecting.map((t) => `(${t.query})`).join(' & ') : null;
+  const codeQuery = found.filter((t) => t.isCode).map((t) => `(${t.query})`).join(' | ') || null;
+  const every = found.map((t) => `(${t.query})`).join(' & ');
+  const seesPlanners = opts.role === 'admin' || opts.role === 'technician';
+  const columns = 'c.id, c.manual_id, c.page_number, c.extracted_text, c.heading, c.embedding, c.search, m.title, m.file_url';
+  const visible = `FROM manual_content c JOIN manuals m ON m.id = c.manual_id WHERE ($1 OR m.document_type <> 'system_planner')`;
+  const matching = (param: string) => `(SELECT ${columns} ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $6)`;
+  const { rows } = await deps.pool.query<CandidateRow>(
+    `WITH candidate AS (${matching('$2')} UNION ALL ${matching('$3')} UNION ALL ${matching('$4')}),
+     scored AS (
+       SELECT DISTINCT ON (id) id, manual_id, title, page_number, file_url, extracted_text, heading, embedding,
+         (SELECT coalesce(sum(w), 0) FROM unnest($7::text[], $8::float8[]) t(q, w) WHERE search @@ q::tsquery) AS matched,
+         (SELECT coalesce(sum(w), 0) FROM unnest($7::text[], $8::float8[]) t(q, w)
+           WHERE heading <> '' AND (to_tsvector('english', heading) || to_tsvector('simple', heading)) @@ q::tsquery) AS in_heading,
+         ts_rank_cd(search, $5::tsquery, 1) AS proximity,
+         (CASE WHEN $4::tsquery IS NOT NULL AND search @@ $4::tsquery THEN 1 ELSE 0 END) AS codes
+       FROM candidate)
+     SELECT * FROM scored ORDER BY matched + 0.5 * in_heading + 2 * proximity DESC, id LIMIT $9`,
+    [seesPlanners, everyRare, anyRare, codeQuery, every, CANDIDATE_ROWS, found.map((t) => t.query), weights, RERANK_ROWS],
+  );
+  const totalWeight = allWeights.reduce((a, b) => a + b, 0);
+  const candidates: ScoredCandidate<CandidateRow>[] = rows.map((row) => ({
+    row,
+    lexical: (Number(row.matched) + 0.5 * Number(row.in_heading)) / totalWeight + 2 * Number(row.proximity),
+    coverage: Number(row.matched) / totalWeight,
+    semantic: undefined,
+  }));
+  const vector = await questionVector;
+  if (vector) for (const c of candidates) c.semantic = c.row.embedding?.length ? cosine(vector, c.row.embedding) : undefined;
+  const ranked = fuseScores(candidates);
+  const toPassage = ({ row, score }: (typeof ranked)[number]): Passage => ({
+    chunkId: row.id, manualId: row.manual_id, title: row.title, page: row.page_number, fileUrl: row.file_url, text: row.extracted_text, heading: row.heading, score,
+  });
+  const relevant = decideRelevance(ranked[0]);
+  if (!relevant) return { passages: [], relevant, suggestions: ranked.slice(0, SUGGESTION_LIMIT).map(toPassage) };
+  return { passages: ranked.slice(0, limit).map(toPassage), relevant, suggestions: [] };
+}
+
+/** Cosine of a unit question vector and a stored unit vector (float32, little-endian). */
+function cosine(question: Float32Array, stored: Buffer): number {
+  const vector = new Float32Array(stored.buffer.slice(stored.byteOffset, stored.byteOffset + stored.byteLength));
+  let dot = 0;
+  for (let i = 0; i < Math.min(question.length, vector.length); i++) dot += question[i]! * vector[i]!;
+  return dot;
+}

@@ -12,8 +12,8 @@ export interface ScoredCandidate<Row> {
 // Calibrated on bench/retrieval's tuned questions (see bench/README.md, retrieval).
 const SEMANTIC_WEIGHT = 1;
 const RELEVANT_COVERAGE = 0.5;
-const RELEVANT_SEMANTIC = 0.35;
-const RELEVANT_COVERAGE_WITH_SEMANTIC = 0.25;
+const RELEVANT_SEMANTIC = 0.4;
+const RELEVANT_COVERAGE_WITH_SEMANTIC = 0.2;
 
 /**
  * Orders candidates by their lexical score (scaled to the best candidate's) plus the

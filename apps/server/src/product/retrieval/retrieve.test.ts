@@ -92,8 +92,11 @@ describe('retrievePassages', () => {
   });
 
   it('splits questions into words and identifiers', () => {
-    expect(searchTerms('Pump shows E42 after replacing PN-4471-B, why?')).toEqual({ words: ['pump', 'shows', 'after', 'replacing', 'why'], codes: ['e42', 'pn-4471-b'] });
-    expect(searchTerms('what does gpio_set_level or setTimeout return')).toEqual({ words: ['what', 'does', 'or', 'return'], codes: ['gpio_set_level', 'settimeout'] });
+    expect(searchTerms('Pump shows E42 after replacing PN-4471-B, why?')).toMatchObject({ words: ['pump', 'shows', 'after', 'replacing', 'why'], codes: ['e42', 'pn-4471-b'] });
+    expect(searchTerms('what does gpio_set_level or setTimeout return')).toEqual({
+      words: ['what', 'does', 'or', 'return'], codes: ['gpio_set_level', 'settimeout'],
+      pairs: ['what does', 'does gpio_set_level', 'gpio_set_level or', 'or settimeout', 'settimeout return'],
+    });
   });
 });
 

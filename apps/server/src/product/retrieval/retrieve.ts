@@ -42,6 +42,13 @@ const COMMON_TERM_ROWS = 2000;
 const CANDIDATE_ROWS = 1500;
 /** The best lexical candidates that are reranked with their embeddings. */
 const RERANK_ROWS = 60;
+// The full-text score: the rarity-weighted share of the question's terms in the chunk, plus the
+// share in its section heading and its manual's title, cover density of all the terms, and the
+// share of the question's neighbouring word pairs found as phrases. Calibrated on bench/retrieval.
+const HEADING_WEIGHT = 0.5;
+const TITLE_WEIGHT = 0.5;
+const PROXIMITY_WEIGHT = 2;
+const PHRASE_WEIGHT = 0.25;
 
 interface Term {
   query: string;
@@ -56,27 +63,33 @@ interface Term {
  * value, so the planner sees how common the term is (a scan that stops at the cap for a word
  * in every chunk, the GIN index for a rare one).
  */
-async function termStatistics(pool: pg.Pool, words: string[], codes: string[]): Promise<{ terms: Term[]; chunks: number }> {
-  const { rows } = await pool.query<{ query: string; is_code: boolean; chunks: string }>(
-    `SELECT DISTINCT ON (q::text) q::text AS query, is_code,
+async function termStatistics(pool: pg.Pool, { words, codes, pairs }: ReturnType<typeof searchTerms>): Promise<{ terms: Term[]; chunks: number; phrases: string[] }> {
+  const { rows: all } = await pool.query<{ query: string; kind: 'word' | 'code' | 'phrase'; chunks: string }>(
+    `SELECT DISTINCT ON (q::text) q::text AS query, kind,
        (SELECT CASE WHEN reltuples > 50000 THEN reltuples::bigint ELSE (SELECT count(*) FROM manual_content) END FROM pg_class WHERE oid = 'manual_content'::regclass) AS chunks
-     FROM (SELECT plainto_tsquery('english', w) AS q, false AS is_code FROM unnest($1::text[]) w
-           UNION ALL SELECT phraseto_tsquery('simple', c), true FROM unnest($2::text[]) c) t
-     WHERE q::text <> ''`,
-    [words, codes],
+     FROM (SELECT plainto_tsquery('english', w) AS q, 'word' AS kind FROM unnest($1::text[]) w
+           UNION ALL SELECT phraseto_tsquery('simple', c), 'code' FROM unnest($2::text[]) c
+           UNION ALL SELECT phraseto_tsquery('english', p), 'phrase' FROM unnest($3::text[]) p) t
+     WHERE q::text <> '' AND (kind <> 'phrase' OR q::text LIKE '%<->%')`,
+    [words, codes, pairs],
   );
-  const chunks = Number(rows[0]?.chunks ?? 0);
+  const chunks = Number(all[0]?.chunks ?? 0);
+  const rows = all.filter((r) => r.kind !== 'phrase');
+  const phrases = all.filter((r) => r.kind === 'phrase').map((r) => r.query);
   const terms = await Promise.all(rows.map(async (row) => {
     const { rows: counted } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM (SELECT 1 FROM manual_content WHERE search @@ $1::tsquery LIMIT $2) s', [row.query, COMMON_TERM_ROWS]);
-    return { query: row.query, rows: Number(counted[0]!.n), isCode: row.is_code };
+    return { query: row.query, rows: Number(counted[0]!.n), isCode: row.kind === 'code' };
   }));
-  return { terms, chunks };
+  return { terms, chunks, phrases };
 }
+
+/** The tsquery restricted to the heading: each lexeme of weight A ('pump' becomes 'pump':A). */
+const inHeading = (query: string) => query.replace(/'((?:[^']|'')*)'/g, "'$1':A");
 
 /** Inverse document frequency (BM25's), so a rare word outweighs a word on every page. */
 const idf = (rows: number, chunks: number) => Math.log(1 + (Math.max(chunks, rows) - rows + 0.5) / (rows + 0.5));
 
-interface CandidateRow {
+export interface CandidateRow {
   id: string;
   manual_id: string;
   title: string;
@@ -87,30 +100,28 @@ interface CandidateRow {
   embedding: Buffer | null;
   matched: number;
   in_heading: number;
+  in_title: number;
   proximity: number;
-  codes: number;
+  phrases: number;
 }
 
 /**
- * The passages of the manuals this caller may read that best answer the question, and whether
- * any answers it at all. Candidates come from PostgreSQL full text with the permission filter
- * inside the query, so a passage of a manual the caller may not read is never even ranked: chunks
- * with every rare term, chunks with any rare term, and chunks with a code, each bounded. They
- * are scored there by the rarity of the terms they contain (a code outweighs common words),
- * terms in the section heading, and how close together the terms stand; the best are reranked
- * by the similarity of their stored embedding to the question's (computed in a worker thread
- * meanwhile), and the two rankings fused.
+ * The lexical candidates for a question among the manuals this caller may read, each with its
+ * full-text score, its coverage of the question's terms and (when the question and the chunk have
+ * embeddings) its cosine to the question. Candidates come from PostgreSQL full text with the
+ * permission filter inside the query, so a passage of a manual the caller may not read is never
+ * even ranked: chunks with every rare term, chunks with any rare term, and chunks with a code,
+ * each bounded. They are scored there by the rarity of the terms they contain (a code outweighs
+ * common words), terms in the section heading, and how close together the terms stand; the
+ * question's embedding is computed in a worker thread meanwhile.
  */
-export async function retrievePassages(deps: RetrievalDeps, opts: { question: string; role: Role | null; limit?: number }): Promise<Retrieval> {
-  const { words, codes } = searchTerms(opts.question);
-  const limit = opts.limit ?? PASSAGE_LIMIT;
+export async function findCandidates(deps: RetrievalDeps, opts: { question: string; role: Role | null }): Promise<ScoredCandidate<CandidateRow>[]> {
   const questionVector = deps.embedder?.embed([opts.question], 'question').then(([v]) => v, () => undefined);
-  questionVector?.catch(() => undefined);
-  const { terms, chunks } = await termStatistics(deps.pool, words, codes);
+  const { terms, chunks, phrases } = await termStatistics(deps.pool, searchTerms(opts.question));
   // A term in no chunk still counts against a passage's coverage: the library lacks it.
   const allWeights = terms.map((t) => idf(t.rows, chunks) * (t.isCode ? 2 : 1));
   const found = terms.flatMap((t, i) => (t.rows > 0 ? [{ ...t, weight: allWeights[i]! }] : []));
-  if (found.length === 0) return { passages: [], relevant: false, suggestions: [] };
+  if (found.length === 0) return [];
   const weights = found.map((t) => t.weight);
   const rare = found.filter((t) => t.rows < COMMON_TERM_ROWS);
   const selecting = rare.length > 0 ? rare : found;
@@ -118,39 +129,54 @@ export async function retrievePassages(deps: RetrievalDeps, opts: { question: st
   const everyRare = selecting.length > 1 ? selecting.map((t) => `(${t.query})`).join(' & ') : null;
   const codeQuery = found.filter((t) => t.isCode).map((t) => `(${t.query})`).join(' | ') || null;
   const every = found.map((t) => `(${t.query})`).join(' & ');
+  const totalWeight = allWeights.reduce((a, b) => a + b, 0);
   const seesPlanners = opts.role === 'admin' || opts.role === 'technician';
-  const columns = 'c.id, c.manual_id, c.page_number, c.extracted_text, c.heading, c.embedding, c.search, m.title, m.file_url';
   const visible = `FROM manual_content c JOIN manuals m ON m.id = c.manual_id WHERE ($1 OR m.document_type <> 'system_planner')`;
-  const matching = (param: string) => `(SELECT ${columns} ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $6)`;
+  const matching = (param: string) => `(SELECT c.id, c.manual_id, c.search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $6)`;
+  // Scored in two steps: the cheap score over every candidate, then the title bonus (per manual)
+  // and the text and embedding only for the best. A term restricted to weight A matches the heading.
   const { rows } = await deps.pool.query<CandidateRow>(
     `WITH candidate AS (${matching('$2')} UNION ALL ${matching('$3')} UNION ALL ${matching('$4')}),
      scored AS (
-       SELECT DISTINCT ON (id) id, manual_id, title, page_number, file_url, extracted_text, heading, embedding,
+       SELECT DISTINCT ON (id) id, manual_id,
          (SELECT coalesce(sum(w), 0) FROM unnest($7::text[], $8::float8[]) t(q, w) WHERE search @@ q::tsquery) AS matched,
-         (SELECT coalesce(sum(w), 0) FROM unnest($7::text[], $8::float8[]) t(q, w)
-           WHERE heading <> '' AND (to_tsvector('english', heading) || to_tsvector('simple', heading)) @@ q::tsquery) AS in_heading,
+         (SELECT coalesce(sum(w), 0) FROM unnest($12::text[], $8::float8[]) t(q, w) WHERE search @@ q::tsquery) AS in_heading,
          ts_rank_cd(search, $5::tsquery, 1) AS proximity,
-         (CASE WHEN $4::tsquery IS NOT NULL AND search @@ $4::tsquery THEN 1 ELSE 0 END) AS codes
-       FROM candidate)
-     SELECT * FROM scored ORDER BY matched + 0.5 * in_heading + 2 * proximity DESC, id LIMIT $9`,
-    [seesPlanners, everyRare, anyRare, codeQuery, every, CANDIDATE_ROWS, found.map((t) => t.query), weights, RERANK_ROWS],
+         (SELECT count(*) FROM unnest($10::text[]) p WHERE search @@ p::tsquery)::float8 / greatest(cardinality($10::text[]), 1) AS phrases
+       FROM candidate),
+     titled AS (
+       SELECT m.id, (SELECT coalesce(sum(w), 0) FROM unnest($7::text[], $8::float8[]) t(q, w)
+         WHERE (to_tsvector('english', m.title) || to_tsvector('simple', m.title)) @@ q::tsquery) AS in_title
+       FROM manuals m WHERE m.id IN (SELECT DISTINCT manual_id FROM candidate)),
+     best AS (
+       SELECT s.*, t.in_title FROM scored s JOIN titled t ON t.id = s.manual_id
+       ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / $11 + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $9)
+     SELECT b.*, c.page_number, c.extracted_text, c.heading, c.embedding, m.title, m.file_url
+     FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id`,
+    [seesPlanners, everyRare, anyRare, codeQuery, every, CANDIDATE_ROWS, found.map((t) => t.query), weights, RERANK_ROWS, phrases, totalWeight, found.map((t) => inHeading(t.query))],
   );
-  const totalWeight = allWeights.reduce((a, b) => a + b, 0);
-  const candidates: ScoredCandidate<CandidateRow>[] = rows.map((row) => ({
-    row,
-    lexical: (Number(row.matched) + 0.5 * Number(row.in_heading)) / totalWeight + 2 * Number(row.proximity),
-    coverage: Number(row.matched) / totalWeight,
-    semantic: undefined,
-  }));
   const vector = await questionVector;
-  if (vector) for (const c of candidates) c.semantic = c.row.embedding?.length ? cosine(vector, c.row.embedding) : undefined;
-  const ranked = fuseScores(candidates);
+  return rows.map((row) => ({
+    row,
+    lexical: (Number(row.matched) + HEADING_WEIGHT * Number(row.in_heading) + TITLE_WEIGHT * Number(row.in_title)) / totalWeight
+      + PROXIMITY_WEIGHT * Number(row.proximity) + PHRASE_WEIGHT * Number(row.phrases),
+    coverage: Number(row.matched) / totalWeight,
+    semantic: vector && row.embedding?.length ? cosine(vector, row.embedding) : undefined,
+  }));
+}
+
+/**
+ * The passages of the manuals this caller may read that best answer the question, and whether
+ * any answers it at all: the lexical candidates (findCandidates) reranked by fusing their
+ * full-text score with the similarity of their stored embedding to the question's.
+ */
+export async function retrievePassages(deps: RetrievalDeps, opts: { question: string; role: Role | null; limit?: number }): Promise<Retrieval> {
+  const ranked = fuseScores(await findCandidates(deps, opts));
   const toPassage = ({ row, score }: (typeof ranked)[number]): Passage => ({
     chunkId: row.id, manualId: row.manual_id, title: row.title, page: row.page_number, fileUrl: row.file_url, text: row.extracted_text, heading: row.heading, score,
   });
-  const relevant = decideRelevance(ranked[0]);
-  if (!relevant) return { passages: [], relevant, suggestions: ranked.slice(0, SUGGESTION_LIMIT).map(toPassage) };
-  return { passages: ranked.slice(0, limit).map(toPassage), relevant, suggestions: [] };
+  if (!decideRelevance(ranked[0])) return { passages: [], relevant: false, suggestions: ranked.slice(0, SUGGESTION_LIMIT).map(toPassage) };
+  return { passages: ranked.slice(0, opts.limit ?? PASSAGE_LIMIT).map(toPassage), relevant: true, suggestions: [] };
 }
 
 /** Cosine of a unit question vector and a stored unit vector (float32, little-endian). */

@@ -132,21 +132,22 @@ export async function findCandidates(deps: RetrievalDeps, opts: { question: stri
   const totalWeight = allWeights.reduce((a, b) => a + b, 0);
   const seesPlanners = opts.role === 'admin' || opts.role === 'technician';
   const visible = `FROM manual_content c JOIN manuals m ON m.id = c.manual_id WHERE ($1 OR m.document_type <> 'system_planner')`;
-  const matching = (param: string) => `(SELECT c.id, c.manual_id, c.search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $6)`;
+  // `|| ''` detoasts each candidate's search vector once, here, instead of once per term below.
+  const matching = (param: string) => `(SELECT c.id, c.manual_id, c.search || ''::tsvector AS search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $6)`;
   // Scored in two steps: the cheap score over every candidate, then the title bonus (per manual)
   // and the text and embedding only for the best. A term restricted to weight A matches the heading.
   const { rows } = await deps.pool.query<CandidateRow>(
     `WITH candidate AS (${matching('$2')} UNION ALL ${matching('$3')} UNION ALL ${matching('$4')}),
      scored AS (
        SELECT DISTINCT ON (id) id, manual_id,
-         (SELECT coalesce(sum(w), 0) FROM unnest($7::text[], $8::float8[]) t(q, w) WHERE search @@ q::tsquery) AS matched,
-         (SELECT coalesce(sum(w), 0) FROM unnest($12::text[], $8::float8[]) t(q, w) WHERE search @@ q::tsquery) AS in_heading,
+         (SELECT coalesce(sum(w), 0) FROM unnest($7::tsquery[], $8::float8[]) t(q, w) WHERE search @@ q) AS matched,
+         (SELECT coalesce(sum(w), 0) FROM unnest($12::tsquery[], $8::float8[]) t(q, w) WHERE search @@ q) AS in_heading,
          ts_rank_cd(search, $5::tsquery, 1) AS proximity,
-         (SELECT count(*) FROM unnest($10::text[]) p WHERE search @@ p::tsquery)::float8 / greatest(cardinality($10::text[]), 1) AS phrases
+         (SELECT count(*) FROM unnest($10::tsquery[]) p WHERE search @@ p)::float8 / greatest(cardinality($10::tsquery[]), 1) AS phrases
        FROM candidate),
      titled AS (
-       SELECT m.id, (SELECT coalesce(sum(w), 0) FROM unnest($7::text[], $8::float8[]) t(q, w)
-         WHERE (to_tsvector('english', m.title) || to_tsvector('simple', m.title)) @@ q::tsquery) AS in_title
+       SELECT m.id, (SELECT coalesce(sum(w), 0) FROM unnest($7::tsquery[], $8::float8[]) t(q, w)
+         WHERE (to_tsvector('english', m.title) || to_tsvector('simple', m.title)) @@ q) AS in_title
        FROM manuals m WHERE m.id IN (SELECT DISTINCT manual_id FROM candidate)),
      best AS (
        SELECT s.*, t.in_title FROM scored s JOIN titled t ON t.id = s.manual_id

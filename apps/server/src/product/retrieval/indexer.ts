@@ -13,7 +13,7 @@ export interface IndexerDeps {
 /** Chunks embedded per batch: about a second of one core, so progress moves and a stop is quick. */
 const BATCH = 16;
 /** What the model reads of a chunk: the heading and the start of the text (cost grows with length). */
-const EMBEDDED_CHARS = 600;
+const EMBEDDED_CHARS = 300;
 
 /** The text a chunk's embedding is computed from. */
 export function embeddingInput(heading: string, text: string): string {

@@ -56,32 +56,51 @@ interface Term {
   isCode: boolean;
 }
 
+/** A large library's terms are counted from PostgreSQL's statistics instead of the rows. */
+const ESTIMATE_FROM_CHUNKS = 50_000;
+
 /**
  * Each term as a tsquery (words through the English stemmer, codes as typed, as a phrase) with
- * the number of chunks it occurs in, counted up to COMMON_TERM_ROWS; and the library's size.
- * Corpus counts only: no row is returned. Each count is its own query with the tsquery as a
- * value, so the planner sees how common the term is (a scan that stops at the cap for a word
- * in every chunk, the GIN index for a rare one).
+ * the number of chunks it occurs in, and the library's size. Corpus counts only: no row is
+ * returned. In a small library each term is counted, up to COMMON_TERM_ROWS, by a query of its
+ * own with the tsquery as a value (so the planner sees how common it is). In a large one,
+ * counting a term in a few percent of the chunks reads tens of thousands of rows, so the
+ * counts come from ANALYZE's most common lexemes and their frequencies (pg_stats): a lexeme not
+ * among them is rarer than the rarest listed.
  */
 async function termStatistics(pool: pg.Pool, { words, codes, pairs }: ReturnType<typeof searchTerms>): Promise<{ terms: Term[]; chunks: number; phrases: string[] }> {
-  const { rows: all } = await pool.query<{ query: string; kind: 'word' | 'code' | 'phrase'; chunks: string }>(
-    `SELECT DISTINCT ON (q::text) q::text AS query, kind,
-       (SELECT CASE WHEN reltuples > 50000 THEN reltuples::bigint ELSE (SELECT count(*) FROM manual_content) END FROM pg_class WHERE oid = 'manual_content'::regclass) AS chunks
+  const { rows: all } = await pool.query<{ query: string; kind: 'word' | 'code' | 'phrase' }>(
+    `SELECT DISTINCT ON (q::text) q::text AS query, kind
      FROM (SELECT plainto_tsquery('english', w) AS q, 'word' AS kind FROM unnest($1::text[]) w
            UNION ALL SELECT phraseto_tsquery('simple', c), 'code' FROM unnest($2::text[]) c
            UNION ALL SELECT phraseto_tsquery('english', p), 'phrase' FROM unnest($3::text[]) p) t
      WHERE q::text <> '' AND (kind <> 'phrase' OR q::text LIKE '%<->%')`,
     [words, codes, pairs],
   );
-  const chunks = Number(all[0]?.chunks ?? 0);
+  const { rows: [size] } = await pool.query<{ estimate: number; elems: string[] | null; freqs: number[] | null }>(
+    `SELECT c.reltuples AS estimate, s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs
+     FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'manual_content' AND s.attname = 'search'
+     WHERE c.oid = 'manual_content'::regclass`,
+  );
   const rows = all.filter((r) => r.kind !== 'phrase');
   const phrases = all.filter((r) => r.kind === 'phrase').map((r) => r.query);
+  if (size && size.estimate > ESTIMATE_FROM_CHUNKS && size.elems?.length && size.freqs) {
+    const chunks = size.estimate;
+    const frequency = new Map(size.elems.map((lexeme, i) => [lexeme, size.freqs![i]!]));
+    const rarest = Math.min(...size.freqs.slice(0, size.elems.length));
+    const count = (query: string) => Math.round(chunks * Math.min(...lexemesOf(query).map((l) => frequency.get(l) ?? rarest / 2)));
+    return { terms: rows.map((row) => ({ query: row.query, rows: Math.max(1, count(row.query)), isCode: row.kind === 'code' })), chunks, phrases };
+  }
   const terms = await Promise.all(rows.map(async (row) => {
     const { rows: counted } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM (SELECT 1 FROM manual_content WHERE search @@ $1::tsquery LIMIT $2) s', [row.query, COMMON_TERM_ROWS]);
     return { query: row.query, rows: Number(counted[0]!.n), isCode: row.kind === 'code' };
   }));
-  return { terms, chunks, phrases };
+  const { rows: [exact] } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM manual_content');
+  return { terms, chunks: Number(exact!.n), phrases };
 }
+
+/** The lexemes of a tsquery's text, in order ('pn' <-> '4471' <-> 'b' gives pn, 4471, b). */
+const lexemesOf = (query: string) => [...query.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'"));
 
 /** The tsquery restricted to the heading: each lexeme of weight A ('pump' becomes 'pump':A). */
 const inHeading = (query: string) => query.replace(/'((?:[^']|'')*)'/g, "'$1':A");
@@ -125,7 +144,11 @@ export async function findCandidates(deps: RetrievalDeps, opts: { question: stri
   const weights = found.map((t) => t.weight);
   const rare = found.filter((t) => t.rows < COMMON_TERM_ROWS);
   const selecting = rare.length > 0 ? rare : found;
-  const anyRare = selecting.map((t) => `(${t.query})`).join(' | ');
+  // With no rare term, "any term" would be most of a large library: chunks with two of the three rarest terms instead.
+  const rarest = [...found].sort((a, b) => a.rows - b.rows).slice(0, 3);
+  const anyRare = rare.length > 0 || rarest.length < 2
+    ? selecting.map((t) => `(${t.query})`).join(' | ')
+    : rarest.flatMap((a, i) => rarest.slice(i + 1).map((b) => `((${a.query}) & (${b.query}))`)).join(' | ');
   const everyRare = selecting.length > 1 ? selecting.map((t) => `(${t.query})`).join(' & ') : null;
   const codeQuery = found.filter((t) => t.isCode).map((t) => `(${t.query})`).join(' | ') || null;
   const every = found.map((t) => `(${t.query})`).join(' & ');

@@ -34,6 +34,8 @@ COPY --from=build /app/apps/server/package.json ./apps/server/package.json
 COPY --from=build /app/apps/server/dist ./apps/server/dist
 COPY --from=build /app/apps/server/migrations ./apps/server/migrations
 COPY --from=build /app/apps/web/dist ./apps/web/dist
+# The role model the server shares with the web app (plain JavaScript, no build).
+COPY --from=build /app/packages/client/shared ./packages/client/shared
 RUN mkdir -p /data && chown node:node /data
 USER node
 # The embedded database, stored files and generated secrets when no DATABASE_URL / S3_BUCKET is set.

@@ -14,6 +14,14 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // Layers point one way: the platform modules are handed the product's policies and hooks by
+  // app.ts, and never import product/ themselves (ARCHITECTURE.md, issue 20).
+  {
+    files: ['apps/server/src/{ai,analytics,auth,data,db,notify,ops,realtime,storage,web}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)product(/|$)', message: 'A platform module does not import product/: app.ts hands it the policies and hooks it needs.' }] }],
+    },
+  },
   // The rules of hooks, for the React app only.
   { files: ['apps/web/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
 );

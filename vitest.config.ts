@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 // test file gets its own database cloned from a migrated template (apps/server/src/test-support).
 export default defineConfig({
   // The web app's code imports the SDK by name: from its source, as Vite does, not a build.
-  resolve: { alias: { '@fieldassist/client': fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)) } },
+  // Only the bare name: '@fieldassist/client/roles' is plain JavaScript, loaded as it is.
+  resolve: { alias: [{ find: /^@fieldassist\/client$/, replacement: fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)) }] },
   test: {
     include: ['apps/server/src/**/*.test.ts', 'packages/client/src/**/*.test.ts', 'packages/client/test/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
     globalSetup: ['apps/server/src/test-support/global-setup.ts'],

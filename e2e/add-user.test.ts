@@ -33,6 +33,9 @@ describe('Add User', () => {
       await app.openTab('Add User');
       const form = new AddUserPage(page);
 
+      // SPEC.md section 6: the Add User page offers these three roles with these descriptions (Viewer is the library dialog's).
+      expect(await form.roleOptions()).toEqual(['Admin – Full access', 'Manager – Upload manuals', 'Technician – Read-only']);
+
       await form.submit.click();
       expect(await form.error.textContent()).toBe('Email and display name are required');
       await form.fill({ email: 'not-an-email', displayName: 'Terry Tech' });

@@ -27,6 +27,12 @@ async function signUpFromLanding(viewport: ViewportName, displayName: string) {
   const { page } = opened;
   await new LandingPage(page).signIn.click();
   await page.waitForURL(/\/auth\?/);
+  // SPEC.md section 2: the hosted page's address carries where to return, the project and a state.
+  const sent = new URL(page.url()).searchParams;
+  expect([...sent.keys()]).toEqual(['redirect_url', 'project_id', 'state']);
+  expect(sent.get('redirect_url')).toBe(`${server.url}/`);
+  expect(sent.get('project_id')).toBe('fieldassist');
+  expect(sent.get('state')).toMatch(/^[0-9a-f]{32}$/);
   const auth = new HostedAuthPage(page);
   const email = uniqueEmail(displayName.split(' ')[0]!.toLowerCase());
   await auth.signUp({ displayName, email, password: GOOD_PASSWORD });
@@ -58,6 +64,29 @@ describe.each(VIEWPORT_NAMES)('sign up on %s', (viewport) => {
       expect(await app.header.textContent()).toContain('FieldAssist');
       await expect(app.signedInAs.textContent()).resolves.toContain(email);
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the sign-in state', () => {
+  test('tokens returned with another state than the one the Sign In button sent are refused', async () => {
+    const { accessToken, refreshToken } = await createAccount({ serverUrl: server.url, email: uniqueEmail('forged') });
+    const { page, context, errors } = await openPage({ browser, viewport: 'phone', url: `${server.url}/` });
+    try {
+      await new LandingPage(page).signIn.waitFor();
+      await saveScreenshot(page, 'landing-phone');
+      await new LandingPage(page).signIn.click();
+      await page.waitForURL(/\/auth\?/);
+      // Instead of the hosted page's answer, a link with someone's tokens and another state.
+      const forged = new URLSearchParams({ access_token: accessToken, refresh_token: refreshToken, state: 'f'.repeat(32) });
+      await page.goto(`${server.url}/?${forged.toString()}`);
+      const landing = new LandingPage(page);
+      await landing.signIn.waitFor();
+      expect(page.url()).toBe(`${server.url}/`);
+      expect(await new AppShell(page).storedTokens()).toBeNull();
+      expect(unexpectedErrors(errors, [/State mismatch/])).toEqual([]);
     } finally {
       await context.close();
     }

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 
-export type RoleLabel = 'Admin' | 'Manager' | 'Technician' | 'Viewer';
+export type RoleLabel = 'Admin' | 'Manager' | 'Technician';
 
 /** The Add User tab. */
 export class AddUserPage {
@@ -22,6 +22,17 @@ export class AddUserPage {
     this.submit = this.panel.getByRole('button', { name: 'Add User', exact: true });
     this.clear = this.panel.getByRole('button', { name: 'Clear' });
     this.error = this.panel.getByRole('alert');
+  }
+
+  /** The role select's options as shown (label and description), read with the list open, then closed again. */
+  async roleOptions(): Promise<string[]> {
+    await this.role.click();
+    const options = this.page.getByRole('option');
+    await options.first().waitFor();
+    const texts = (await options.allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
+    await this.page.keyboard.press('Escape');
+    await options.first().waitFor({ state: 'detached' });
+    return texts;
   }
 
   async fill({ email, displayName, phone, role }: { email: string; displayName: string; phone?: string; role?: RoleLabel }): Promise<void> {

@@ -9,8 +9,8 @@ export class LandingPage {
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { level: 1, name: 'FieldAssist' });
     this.tagline = page.getByText('AI-Powered Assistant', { exact: true });
-    // A link styled as a button: signing in is a navigation to the hosted page.
-    this.signIn = page.getByRole('link', { name: 'Sign In' });
+    // SPEC.md section 1: one 'Sign In' button starts the provider's login.
+    this.signIn = page.getByRole('button', { name: 'Sign In' });
   }
 
   featureTitles(): Promise<string[]> {

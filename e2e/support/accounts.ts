@@ -16,7 +16,8 @@ export async function createAccount({ serverUrl, email, password = GOOD_PASSWORD
     body: JSON.stringify({ email, password, displayName, projectId: 'fieldassist' }),
   });
   if (!response.ok) throw new Error(`sign-up of ${email} answered ${response.status}: ${await response.text()}`);
-  return { email, password };
+  const session = (await response.json()) as { access_token: string; refresh_token: string };
+  return { email, password, accessToken: session.access_token, refreshToken: session.refresh_token };
 }
 
 /** GET /api/auth/me with an access token: the user, as the server sees it. */

@@ -28,21 +28,26 @@ export function brokenPdf(name: string): FileInput {
   return { name, mimeType: 'application/pdf', buffer: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2048, 0x5a)]) };
 }
 
-/** A long PDF (600 pages of filler), slow to read. */
-export function fillerPdf(): Promise<Buffer> {
-  return makePdf(Array.from({ length: 600 }, (_, i) => Array.from({ length: 40 }, (_, line) => `Filler page ${i + 1}, line ${line + 1}: nothing to see here.`)));
+async function rawSql(serverUrl: string, serviceKey: string, route: 'sql' | 'batch', body: unknown) {
+  const response = await fetch(`${serverUrl}/api/db/fieldassist/${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${serviceKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`raw ${route} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as { rows?: unknown[] };
 }
 
 /**
- * Keeps the server's one extraction worker (EXTRACT_CONCURRENCY=1) busy with `filler` for a
- * moment, so a manual saved meanwhile waits its turn and is seen 'Processing content...'.
- * Resolves with how long the server took.
+ * Holds back the server's ingestion for `seconds`: a transaction takes a SHARE lock on
+ * manual_content, so a manual saved meanwhile waits, seen 'Processing content...', until its
+ * chunks may be written. (The manual's text was read at upload: ingestion has nothing slow left
+ * to wait on.) Resolves once the lock is held, with the moment it is let go.
  */
-export async function occupyExtractor(serverUrl: string, serviceKey: string, filler: Buffer): Promise<number> {
-  const started = Date.now();
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(filler)], { type: 'application/pdf' }), 'filler.pdf');
-  const response = await fetch(`${serverUrl}/api/data/fieldassist/extract-from-blob`, { method: 'POST', headers: { authorization: `Bearer ${serviceKey}` }, body: form });
-  if (!response.ok) throw new Error(`the filler extraction answered ${response.status}`);
-  return Date.now() - started;
+export async function holdIngestion(serverUrl: string, serviceKey: string, seconds: number): Promise<{ released: Promise<unknown> }> {
+  const statements = [{ sql: 'LOCK TABLE manual_content IN SHARE MODE' }, { sql: `SELECT pg_sleep(${seconds})` }];
+  const released = rawSql(serverUrl, serviceKey, 'batch', { statements });
+  const held = `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'manual_content' AND l.mode = 'ShareLock' AND l.granted`;
+  while (!(await rawSql(serverUrl, serviceKey, 'sql', { query: held })).rows?.length) await new Promise((resolve) => setTimeout(resolve, 20));
+  return { released };
 }

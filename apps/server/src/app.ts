@@ -20,10 +20,10 @@ import { registerErrorHandler, errorBody } from './error-handler.js';
 import { ApiError, tooManyAttempts } from './errors.js';
 import { createMailer } from './notify/mailer.js';
 import { registerNotifyRoutes } from './notify/routes.js';
-import { restTables } from './product/policies.js';
+import { authorize, restTables } from './product/policies.js';
 import { securityHeaders } from './web/security-headers.js';
 import { registerWebApp } from './web/static.js';
-import { createAiProvider, type DownloadFile, registerAiRoutes } from './ai/index.js';
+import { createAiProvider, createAiRateLimit, type DownloadFile, registerAiRoutes } from './ai/index.js';
 import { registerAnalyticsRoutes } from './analytics/routes.js';
 import { chunkSections } from './data/chunk-sections.js';
 import { createEmbedder } from './product/retrieval/embedder.js';
@@ -34,7 +34,10 @@ import { registerWebDataRoutes } from './data/web-routes.js';
 import { registerChatRoutes } from './product/chat/routes.js';
 import { createProductEvents } from './product/events.js';
 import { publishRowChanges } from './product/live-updates.js';
+import { productFolders } from './product/folders.js';
 import { registerInvitationRoutes } from './product/invitations/routes.js';
+import { registerManualRoutes } from './product/manuals/routes.js';
+import { queueManualsInsertedByRest } from './product/manuals/service.js';
 import { startIngestionWorker } from './product/ingestion/worker.js';
 import { createFileStore, registerStorageRoutes } from './storage/index.js';
 import { startOrphanSweep } from './storage/sweep-orphans.js';
@@ -47,12 +50,14 @@ export interface AppDeps {
   pool: pg.Pool;
   /** Fetches user-given image and audio URLs from the internet; default: public addresses only. */
   downloadFile?: DownloadFile;
+  /** Where the log's JSON lines go; default: standard output. */
+  logDestination?: { write(line: string): void };
 }
 
 /** Builds the whole server: the platform API and the web app. Tests build it too. */
-export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, pool, downloadFile, logDestination }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, serializers: { req: serializeRequest } },
+    logger: { level: config.logLevel, serializers: { req: serializeRequest }, ...(logDestination && { stream: logDestination }) },
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
@@ -141,10 +146,12 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
 
   registerOpsRoutes(app, { pool, redis, metricsTokens: [config.metricsToken, config.serviceKey].filter((token) => token !== undefined) });
 
-  const log = (message: string) => app.log.warn(message);
+  const warn = (message: string) => app.log.warn(message);
   const hub = createRealtimeHub({ redis, projectId: config.projectId });
   const schema = await loadSchema(pool, restTables);
-  registerRestRoutes(app, { pool, schema, maxRows: config.restMaxRows, onWrite: (change) => publishRowChanges(hub, change, log) });
+  registerRestRoutes(app, {
+    pool, schema, maxRows: config.restMaxRows, authorize, afterInsert: queueManualsInsertedByRest, onWrite: (change) => publishRowChanges(hub, change, warn),
+  });
   registerRawSqlRoutes(app, pool);
   registerAuthRoutes(app, auth);
   registerOAuthRoutes(app, auth);
@@ -153,7 +160,7 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerInvitationRoutes(app, auth);
 
   // Files, document text, AI and the product's chat and manual ingestion, each on its configured driver.
-  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log });
+  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log: warn, rules: productFolders({ pool, publicUrl: config.publicUrl }) });
   // On the disk, files a crash left without their row are removed once per start, in the background.
   // A bucket is not swept (listing all of it at every start is costly): that is left to its operator's lifecycle rules.
   let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
@@ -170,17 +177,19 @@ export async function buildApp({ config, pool, downloadFile }: AppDeps): Promise
   registerStorageRoutes(app, files);
   registerDataRoutes(app, { extractor, publicUrl: config.publicUrl, readOwnFile: files.readByPublicUrl });
   registerWebDataRoutes(app, { config, saveFile: files.saveServerFile });
-  registerAiRoutes(app, { provider: ai, config });
+  const aiRateLimit = createAiRateLimit(app, config.aiRateLimitPerMinute);
+  registerAiRoutes(app, { provider: ai, rateLimit: aiRateLimit, config });
   // Sentence embeddings for semantic search, in worker threads: one for questions, one for indexing manuals.
   const embedder = config.embeddings ? createEmbedder({ timeoutMs: config.embedTimeoutMs, maxMemoryMb: 512 }) : undefined;
-  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens, embedder });
+  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, maxTokens: config.aiMaxOutputTokens, rateLimit: aiRateLimit, embedder });
+  registerManualRoutes(app, { pool, files, extract: extractor.extractDocument, ai, log: warn });
   await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
   // Every open library view sees a manual's processing status change as it happens.
-  events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => log(`realtime: ${error.message}`)));
-  events.on('manual.indexing', (progress) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.indexing', data: progress }).catch((error: Error) => log(`realtime: ${error.message}`)));
-  const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkSections, events, log });
+  events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => warn(`realtime: ${error.message}`)));
+  events.on('manual.indexing', (progress) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.indexing', data: progress }).catch((error: Error) => warn(`realtime: ${error.message}`)));
+  const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkSections, events, log: app.log });
   // Chunks without embeddings (new manuals, and manuals ingested before embeddings) are embedded in the background.
-  const indexer = embedder && startIndexer({ pool, embedder, events, log });
+  const indexer = embedder && startIndexer({ pool, embedder, events, log: warn });
   if (indexer) events.on('manual.status', ({ status }) => status === 'ready' && indexer.wake());
   // A manual cut off mid-extraction is picked up again by the next start (its job stays queued).
   app.addHook('onClose', async () => {

@@ -11,6 +11,8 @@ import { createDb } from './db/index.js';
 import type { DbClient, Row } from './db/types.js';
 import { FieldAssistValidationError } from './errors.js';
 import { createHttpCore, type AccessTokenGetter, type FetchLike } from './http.js';
+import { createManuals } from './manuals/index.js';
+import type { ManualsClient } from './manuals/types.js';
 import { createRealtime } from './realtime/index.js';
 import type { RealtimeClient, WebSocketFactory } from './realtime/types.js';
 import { createStorage } from './storage/index.js';
@@ -47,6 +49,8 @@ export interface FieldAssistClient<Tables = UntypedTables> {
   readonly data: DataClient;
   readonly realtime: RealtimeClient;
   readonly analytics: AnalyticsClient;
+  /** The product's manual library: upload, review and save (SPEC.md section 4). */
+  readonly manuals: ManualsClient;
 }
 
 function isBrowser(): boolean {
@@ -96,5 +100,6 @@ export function createClient<Tables = UntypedTables>(options: ClientOptions): Fi
       createSocket: options.createSocket,
     }),
     analytics: createAnalytics({ http, projectId: options.projectId, getUser: () => auth.currentUser() }),
+    manuals: createManuals({ http, projectId: options.projectId, ...credentials }),
   };
 }

@@ -52,6 +52,7 @@ export type {
   TokenSet,
 } from './auth/types.js';
 export type { DataClient, ExtractOptions } from './data/types.js';
+export type { Manual, ManualMetadata, ManualsClient, ProcessingStatus, SaveManualInput, UploadedManualFile } from './manuals/types.js';
 export type { DownloadOptions, DownloadResult, StorageClient, UploadOptions, UploadResult, UploadSource } from './storage/types.js';
 export type { PresenceUser, RealtimeChannel, RealtimeClient, RealtimeMessage, RealtimeState, WebSocketFactory, WebSocketLike } from './realtime/types.js';
 export { camelToSnake, snakeToCamel } from './case.js';

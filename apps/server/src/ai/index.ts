@@ -5,9 +5,8 @@ import { createLocalProvider } from './local.js';
 import { createOpenAiCompatibleProvider } from './openai-compatible.js';
 import type { AiProvider, DownloadFile, SaveGeneratedFile } from './provider.js';
 
-export { registerAiRoutes, type AiRouteDeps } from './routes.js';
+export { createAiRateLimit, registerAiRoutes, type AiRouteDeps } from './routes.js';
 export { openUiMessageStream, uiMessageStreamHeaders, type UiMessagePart, type UiMessageStreamOptions } from './ui-message-stream.js';
-export { extractManualMetadata, parseFileName, type ManualMetadata } from './manual-metadata.js';
 export { NO_MODEL_ANSWER } from './local.js';
 export type * from './provider.js';
 

@@ -1,8 +1,8 @@
 // The default driver: no network, no model. It writes no answers of its own (the chat
-// answers with the retrieved manual passages instead, see `kind`), derives manual metadata
-// by heuristics, and refuses images, speech and transcription with a clear 503.
-import { extractManualMetadata, documentTextOf, UNKNOWN } from './manual-metadata.js';
-import { type AiProvider, type AiTextPart, collectText, type JsonObjectSchema, noProviderError, zeroUsage } from './provider.js';
+// answers with the retrieved manual passages instead, see `kind`), fills objects with
+// placeholders (a manual's metadata is read by product/manuals, which knows this provider
+// writes nothing), and refuses images, speech and transcription with a clear 503.
+import { type AiProvider, type AiTextPart, collectText, noProviderError, zeroUsage } from './provider.js';
 
 /** The whole answer of the generic text endpoint when no model is configured. */
 export const NO_MODEL_ANSWER =
@@ -15,12 +15,7 @@ async function* fixedAnswer(): AsyncGenerator<AiTextPart> {
   yield { type: 'finish', finishReason: 'stop', usage: zeroUsage() };
 }
 
-const metadataFields = ['title', 'technology', 'datePublished'] as const;
-
-function isManualMetadataSchema(schema: JsonObjectSchema): boolean {
-  const properties = schema.properties ?? {};
-  return metadataFields.every((field) => field in properties);
-}
+const UNKNOWN = 'Unknown';
 
 type SchemaNode = { type?: unknown; enum?: unknown[]; const?: unknown; default?: unknown; properties?: Record<string, unknown>; required?: string[] };
 
@@ -53,14 +48,8 @@ export function createLocalProvider(): AiProvider {
     kind: 'local',
     streamText: () => fixedAnswer(),
     generateText: () => collectText(fixedAnswer()),
-    async generateObject({ prompt, schema, fileName }) {
-      let object: Record<string, unknown>;
-      if (isManualMetadataSchema(schema)) {
-        const metadata = extractManualMetadata({ text: documentTextOf(prompt), fileName });
-        object = Object.fromEntries(Object.entries(metadata).filter(([key]) => key in (schema.properties ?? {})));
-      } else {
-        object = placeholderFor({ ...schema, type: 'object' }) as Record<string, unknown>;
-      }
+    async generateObject({ schema }) {
+      const object = placeholderFor({ ...schema, type: 'object' }) as Record<string, unknown>;
       return { object, finishReason: 'stop', usage: zeroUsage() };
     },
     generateImage: async () => {

@@ -25,6 +25,17 @@ describe('the per-user AI rate limit', () => {
     expect((await call('text', other.headers)).statusCode).toBe(200);
   });
 
+  it('counts the chat in the same budget, set by AI_RATE_LIMIT_PER_MINUTE', async () => {
+    const user = await signUpUser(server.app, { role: 'technician', projectId: server.projectId });
+    const chat = () => server.app.inject({ method: 'POST', url: `/api/app/${server.projectId}/chat`, headers: user.headers, payload: { question: 'Pump error E42?' } });
+    expect((await call('text', user.headers)).statusCode).toBe(200);
+    expect([(await chat()).statusCode, (await chat()).statusCode]).toEqual([200, 200]);
+    const refused = await chat();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().code).toBe('RATE_LIMITED');
+    expect((await call('text', user.headers)).statusCode).toBe(429);
+  });
+
   it('does not count the service key', async () => {
     const service = { authorization: `Bearer ${server.serviceKey}` };
     for (let i = 0; i < 5; i++) expect((await call('text', service)).statusCode).toBe(200);

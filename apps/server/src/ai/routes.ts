@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireSignedIn } from '../auth/caller.js';
 import { decodeAudioInput } from './audio-input.js';
@@ -19,12 +19,26 @@ import { openUiMessageStream, uiMessageStreamHeaders } from './ui-message-stream
 
 export interface AiRouteDeps {
   provider: AiProvider;
+  /** The per-user budget (createAiRateLimit), shared with the chat. */
+  rateLimit: preHandlerAsyncHookHandler;
   config: {
     /** AI_MAX_OUTPUT_TOKENS: the default and the ceiling of a request's `maxTokens`. */
     aiMaxOutputTokens: number;
-    /** AI_RATE_LIMIT_PER_MINUTE: AI calls per signed-in user per minute. */
-    aiRateLimitPerMinute: number;
   };
+}
+
+/**
+ * One budget per signed-in user across every route that calls the model (the AI routes and
+ * the chat): AI_RATE_LIMIT_PER_MINUTE calls a minute. Runs after the caller is known.
+ */
+export function createAiRateLimit(app: FastifyInstance, perMinute: number): preHandlerAsyncHookHandler {
+  return app.rateLimit({
+    max: perMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request: FastifyRequest) => (request.caller.kind === 'user' ? `ai:${request.caller.userId}` : `ai-ip:${request.ip}`),
+    // Server-side jobs with the service key are not a user to protect the quota from.
+    allowList: (request: FastifyRequest) => request.caller.kind === 'service',
+  });
 }
 
 /** Transcription audio arrives as a JSON array of byte values, 3 to 4 bytes per audio byte. */
@@ -52,18 +66,10 @@ function textInput(body: TextBody, maxOutputTokens: number, signal: AbortSignal)
  * for signed-in users and the service key, limited per user. The server's configured model
  * always answers: a `model` in the body is ignored.
  */
-export function registerAiRoutes(app: FastifyInstance, { provider, config }: AiRouteDeps) {
+export function registerAiRoutes(app: FastifyInstance, { provider, rateLimit, config }: AiRouteDeps) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  // One budget per user across every AI route (a per-route config would count each route apart).
-  const limitPerUser = app.rateLimit({
-    max: config.aiRateLimitPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (request: FastifyRequest) => (request.caller.kind === 'user' ? `ai:${request.caller.userId}` : `ai-ip:${request.ip}`),
-    // Server-side jobs with the service key are not a user to protect the quota from.
-    allowList: (request: FastifyRequest) => request.caller.kind === 'service',
-  });
   // Signed in first (401), then the budget (429), then the body (400).
-  const guards = [signedIn, limitPerUser];
+  const guards = [signedIn, rateLimit];
 
   typed.post('/api/ai/:projectId/text', { preValidation: guards, schema: { body: ZTextBody } }, async (request, reply) => {
     checkTextBody(request.body);

@@ -216,4 +216,15 @@ describe('the hosted page', () => {
       expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
     }
   });
+
+  it('takes redirect_url, project_id, provider and state as the SDK sends them, and refuses a damaged state or provider', async () => {
+    const sent = new URLSearchParams({ redirect_url: 'http://127.0.0.1:3000/', project_id: 'fieldassist', provider: 'google', state: 'a'.repeat(32) });
+    // Past the checks: this test app has no web build to serve.
+    expect((await app.inject({ method: 'GET', url: `/auth?${sent.toString()}` })).statusCode).toBe(404);
+    for (const damaged of [['state', '<script>'], ['state', 'x'.repeat(129)], ['provider', 'Google"']] as const) {
+      const res = await app.inject({ method: 'GET', url: `/auth?${new URLSearchParams({ ...Object.fromEntries(sent), [damaged[0]]: damaged[1] }).toString()}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('This sign-in link is damaged.');
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type { Role } from '@fieldassist/client/roles';
 import type pg from 'pg';
 import { ApiError } from '../errors.js';
 import type { TokenSigner } from './tokens.js';
@@ -11,7 +12,7 @@ declare module 'fastify' {
   }
 }
 
-export type Role = 'admin' | 'technician' | 'manager' | 'viewer';
+export type { Role };
 
 /** Who is calling: the server's service key, a signed-in user, or nobody. */
 export type Caller =

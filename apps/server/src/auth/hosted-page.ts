@@ -9,12 +9,18 @@ import { isAllowedOrigin } from './redirects.js';
  * answered and no token can leave for a foreign origin. No Cross-Origin-Opener-Policy is
  * sent, so a popup keeps its opener (PLATFORM_API.md 14.7).
  */
+// The state the app sent (the SDK's is 32 hex characters) travels back to it untouched; a
+// provider is a plain name. Anything else is not a link the app made.
+const STATE_SHAPE = /^[A-Za-z0-9._~-]{1,128}$/;
+const PROVIDER_SHAPE = /^[a-z]{1,32}$/;
+
 export function registerHostedPage(app: FastifyInstance, config: ResolvedConfig, hasWebApp: boolean) {
   const allowed = [...config.appOrigins, new URL(config.publicUrl).origin];
   app.get<{ Querystring: Record<string, string | undefined> }>('/auth', async (request, reply) => {
-    const { redirect_url: redirectUrl, opener_origin: openerOrigin, project_id: projectId } = request.query;
+    const { redirect_url: redirectUrl, opener_origin: openerOrigin, project_id: projectId, state, provider } = request.query;
     const problem =
       projectId !== undefined && projectId !== config.projectId ? 'This sign-in link is for another project.'
+      : (state !== undefined && !STATE_SHAPE.test(state)) || (provider !== undefined && !PROVIDER_SHAPE.test(provider)) ? 'This sign-in link is damaged.'
       : redirectUrl !== undefined && !isAllowedOrigin(redirectUrl, allowed) ? 'This sign-in link asks to return to a site that is not allowed.'
       : openerOrigin !== undefined && !isAllowedOrigin(openerOrigin, allowed) ? 'This sign-in window was opened by a site that is not allowed.'
       : undefined;

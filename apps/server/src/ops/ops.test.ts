@@ -92,7 +92,7 @@ describe('GET /metrics', () => {
       // Not due for an hour, so no worker claims it while the test looks.
       await client.query('BEGIN');
       await client.query(`INSERT INTO manuals (id, title, file_url, file_name) VALUES ('manual_metrics', 'Pump', 'https://x.test/files/k', 'pump.pdf')`);
-      await client.query(`UPDATE ingestion_jobs SET run_after = now() + interval '1 hour' WHERE manual_id = 'manual_metrics'`);
+      await client.query(`INSERT INTO ingestion_jobs (manual_id, run_after) VALUES ('manual_metrics', now() + interval '1 hour')`);
       await client.query('COMMIT');
     } finally {
       client.release();

@@ -1,19 +1,11 @@
-import { type Caller, type Role, requireSignedIn } from '../auth/caller.js';
-import { type Sql, ident, sql } from '../db/sql.js';
+import { canDeleteManuals, canManageRoles, canWriteLibrary, seesSystemPlanners } from '@fieldassist/client/roles';
+import { type Caller, requireSignedIn } from '../auth/caller.js';
+import type { Action, Permission } from '../db/rest/policy.js';
+import { ident, raw, sql } from '../db/sql.js';
 import { ApiError } from '../errors.js';
+import { manualVisibleTo } from './manuals/visibility.js';
 
-export type Action = 'list' | 'get' | 'create' | 'update' | 'delete';
-
-/**
- * What a caller may do to a table for one action. A policy refuses by throwing, or allows
- * with an optional row predicate (added to the SQL, so rows the caller may not see are
- * never read, and a row they may not touch looks like a missing one) and an optional
- * check of each written row.
- */
-export interface Permission {
-  where?: Sql;
-  check?: (row: Record<string, unknown>) => void;
-}
+export type { Action, Permission };
 
 type Rule = (caller: Caller) => Permission;
 export type TablePolicy = Record<Action, Rule>;
@@ -28,8 +20,9 @@ const forUsers = (rule: (user: User) => Permission): Rule => (caller) => {
   return rule(caller);
 };
 
-const roleIn = (roles: Role[], message: string) => (user: User) => {
-  if (!user.role || !roles.includes(user.role)) throw new ApiError('FORBIDDEN', message);
+type Allows = (role: User['role']) => boolean;
+const roleIn = (allows: Allows, message: string) => (user: User) => {
+  if (!allows(user.role)) throw new ApiError('FORBIDDEN', message);
 };
 
 const serverOnly = forUsers(() => {
@@ -55,19 +48,15 @@ function ownedRows(noun: string): TablePolicy {
   };
 }
 
-// Documents of type system_planner are for admins and technicians only.
-const seesPlanners = (user: User) => user.role === 'admin' || user.role === 'technician';
-const visibleManuals = (user: User): Permission => (seesPlanners(user) ? anyone : { where: sql`"document_type" <> 'system_planner'` });
-const ofVisibleManual = (user: User): Permission =>
-  seesPlanners(user) ? anyone : { where: sql`"manual_id" IN (SELECT "id" FROM "manuals" WHERE "document_type" <> 'system_planner')` };
+// Which manuals a user sees: the one visibility rule, also used by retrieval and file access.
+const visibleManuals = (user: User): Permission => ({ where: raw(manualVisibleTo(user.role)) });
+const ofVisibleManual = (user: User): Permission => ({ where: raw(`"manual_id" IN (SELECT "id" FROM "manuals" WHERE ${manualVisibleTo(user.role)})`) });
 
-const librarians: Role[] = ['admin', 'technician', 'manager'];
-
-/** A library table: every signed-in user reads; admins, technicians and managers write. */
-function libraryTable(opts: { read: (user: User) => Permission; createMessage: string; deleteRoles: Role[]; deleteMessage: string; check?: (user: User, row: Record<string, unknown>) => void }): TablePolicy {
+/** A library table: every signed-in user reads; those the role model lets write the library write. */
+function libraryTable(opts: { read: (user: User) => Permission; createMessage: string; deletes: Allows; deleteMessage: string; check?: (user: User, row: Record<string, unknown>) => void }): TablePolicy {
   const write = (message: string) =>
     forUsers((user) => {
-      roleIn(librarians, message)(user);
+      roleIn(canWriteLibrary, message)(user);
       return { ...opts.read(user), check: opts.check && ((row) => opts.check!(user, row)) };
     });
   return {
@@ -76,14 +65,14 @@ function libraryTable(opts: { read: (user: User) => Permission; createMessage: s
     create: write(opts.createMessage),
     update: write(opts.createMessage),
     delete: forUsers((user) => {
-      roleIn(opts.deleteRoles, opts.deleteMessage)(user);
+      roleIn(opts.deletes, opts.deleteMessage)(user);
       return opts.read(user);
     }),
   };
 }
 
 const adminOrOwnEmail = (column: string) => (user: User): Permission =>
-  user.role === 'admin' ? anyone : { where: sql`lower(${ident(column)}) = ${user.email}` };
+  canManageRoles(user.role) ? anyone : { where: sql`lower(${ident(column)}) = ${user.email}` };
 
 /**
  * The tables of the REST API and their policies, in the spirit of PocketBase API rules:
@@ -93,32 +82,32 @@ export const policies: Record<string, TablePolicy> = {
   jobs: ownedRows('jobs'),
   chat_messages: ownedRows('chat messages'),
 
-  release_versions: libraryTable({ read: () => anyone, createMessage: 'You do not have permission to create versions', deleteRoles: ['admin'], deleteMessage: 'Only admins can delete versions' }),
-  tags: libraryTable({ read: () => anyone, createMessage: 'You do not have permission to create tags', deleteRoles: ['admin'], deleteMessage: 'Only admins can delete tags' }),
+  release_versions: libraryTable({ read: () => anyone, createMessage: 'You do not have permission to create versions', deletes: canDeleteManuals, deleteMessage: 'Only admins can delete versions' }),
+  tags: libraryTable({ read: () => anyone, createMessage: 'You do not have permission to create tags', deletes: canDeleteManuals, deleteMessage: 'Only admins can delete tags' }),
   manuals: libraryTable({
     read: visibleManuals,
     createMessage: 'You do not have permission to upload manuals',
-    deleteRoles: ['admin'],
+    deletes: canDeleteManuals,
     deleteMessage: 'Only admins can delete manuals',
     check: (user, row) => {
-      if (row.document_type === 'system_planner' && !seesPlanners(user)) throw new ApiError('FORBIDDEN', 'You do not have permission to upload system planners');
+      if (row.document_type === 'system_planner' && !seesSystemPlanners(user.role)) throw new ApiError('FORBIDDEN', 'You do not have permission to upload system planners');
     },
   }),
-  manual_tags: libraryTable({ read: ofVisibleManual, createMessage: 'You do not have permission to upload manuals', deleteRoles: librarians, deleteMessage: 'You do not have permission to upload manuals' }),
+  manual_tags: libraryTable({ read: ofVisibleManual, createMessage: 'You do not have permission to upload manuals', deletes: canWriteLibrary, deleteMessage: 'You do not have permission to upload manuals' }),
   manual_content: { list: forUsers(ofVisibleManual), get: forUsers(ofVisibleManual), create: serverOnly, update: serverOnly, delete: serverOnly },
 
   user_roles: {
     list: forUsers(adminOrOwnEmail('user_id')),
     get: forUsers(adminOrOwnEmail('user_id')),
-    create: forUsers((user) => (roleIn(['admin'], 'Only admins can assign user roles')(user), anyone)),
-    update: forUsers((user) => (roleIn(['admin'], 'Only admins can assign user roles')(user), anyone)),
-    delete: forUsers((user) => (roleIn(['admin'], 'Only admins can delete user roles')(user), anyone)),
+    create: forUsers((user) => (roleIn(canManageRoles, 'Only admins can assign user roles')(user), anyone)),
+    update: forUsers((user) => (roleIn(canManageRoles, 'Only admins can assign user roles')(user), anyone)),
+    delete: forUsers((user) => (roleIn(canManageRoles, 'Only admins can delete user roles')(user), anyone)),
   },
 
   users: {
     list: forUsers(adminOrOwnEmail('id')),
     get: forUsers(adminOrOwnEmail('id')),
-    create: forUsers((user) => (roleIn(['admin'], 'Only admins can add users')(user), anyone)),
+    create: forUsers((user) => (roleIn(canManageRoles, 'Only admins can add users')(user), anyone)),
     // A user changes their own name, phone and avatar; email, role and flags are not theirs to set.
     update: forUsers((user) => ({
       ...adminOrOwnEmail('id')(user),

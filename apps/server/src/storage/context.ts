@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { FolderRules } from './access.js';
 import type { Storage } from './storage.js';
 
 /** What the storage services run on; built once by createFileStore. */
@@ -9,6 +10,8 @@ export interface StorageContext {
   publicUrl: string;
   /** Where failures that cannot reach a caller are reported (bytes left behind by a removal). */
   log: (message: string) => void;
+  /** Who writes and reads which folders (the product's rules, from app.ts). */
+  rules: FolderRules;
 }
 
 export const publicUrlOf = (ctx: StorageContext, key: string) => `${ctx.publicUrl}/files/${key}`;

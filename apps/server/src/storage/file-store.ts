@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import type { Caller } from '../auth/caller.js';
+import { closedFolders, type FolderRules } from './access.js';
 import type { StorageContext } from './context.js';
-import { findFile, getDownload, readByPublicUrl, readFile, removeByPublicUrl, removeFiles, saveServerFile } from './files.js';
+import { findByPath, findFile, getDownload, readByPublicUrl, readFile, removeByPublicUrl, removeFiles, saveServerFile } from './files.js';
 import type { StoredObject } from './objects.js';
 import { type ByteRange, createStorage, type Storage, type StorageOptions } from './storage.js';
 import { type UploadInput, uploadFile } from './upload.js';
@@ -11,6 +12,8 @@ export interface FileStoreOptions extends StorageOptions {
   publicUrl: string;
   pool: pg.Pool;
   log: (message: string) => void;
+  /** Who writes and reads which folders (the product's rules); default: users keep to their own files. */
+  rules?: FolderRules;
   /** A driver to use instead of the one the options select. */
   storage?: Storage;
 }
@@ -25,12 +28,14 @@ export function createFileStore(options: FileStoreOptions) {
     pool: options.pool,
     publicUrl: options.publicUrl.replace(/\/+$/, ''),
     log: options.log,
+    rules: options.rules ?? closedFolders,
   };
   return {
     uploadFile: (input: UploadInput) => uploadFile(ctx, input),
     getDownload: (input: { caller: Caller; path: string; filename?: string }) => getDownload(ctx, input),
     removeFiles: (input: { caller: Caller; paths: string[] }) => removeFiles(ctx, input),
     findFile: (key: string) => findFile(ctx, key),
+    findByPath: (path: string) => findByPath(ctx, path),
     readFile: (object: StoredObject, range?: ByteRange) => readFile(ctx, object, range),
     readByPublicUrl: (url: string) => readByPublicUrl(ctx, url),
     removeByPublicUrl: (url: string) => removeByPublicUrl(ctx, url),

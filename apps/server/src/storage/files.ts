@@ -17,7 +17,7 @@ const notFound = () => new ApiError('NOT_FOUND', 'File not found');
 export async function getDownload(ctx: StorageContext, { caller, path, filename }: { caller: Caller; path: string; filename?: string }) {
   requireSignedIn(caller);
   const object = await findObjectByPath(ctx.pool, path);
-  if (!object || !mayRead(caller, object)) throw notFound();
+  if (!object || !(await mayRead(ctx.rules, caller, object))) throw notFound();
   const name = cleanFileName(filename) ?? object.fileName;
   return {
     downloadUrl: `${publicUrlOf(ctx, object.key)}?download=1&filename=${encodeURIComponent(name)}`,
@@ -49,6 +49,12 @@ export async function readFile(ctx: StorageContext, object: StoredObject, range?
   if (body) return body;
   ctx.log(`Stored object ${object.key} (${object.path}) is missing from the file store`);
   throw notFound();
+}
+
+/** The file stored at `path`, with its public URL, for server-side services (the manual library). */
+export async function findByPath(ctx: StorageContext, path: string): Promise<(StoredObject & { publicUrl: string }) | undefined> {
+  const object = await findObjectByPath(ctx.pool, path);
+  return object && { ...object, publicUrl: publicUrlOf(ctx, object.key) };
 }
 
 /** The key of one of our public URLs (`${publicUrl}/files/<key>`), or undefined for any other URL. */

@@ -8,6 +8,7 @@ import type { FileStore } from './file-store.js';
 import { MAX_PATH_LENGTH, ZStoragePath } from './paths.js';
 import { registerFileRoutes } from './serve-file.js';
 import type { UploadPart } from './upload.js';
+import { discardRest } from './upload-body.js';
 
 const ZDownloadQuery = z.object({ path: ZStoragePath, filename: z.string().max(255).optional() });
 const ZRemoveBody = z.object({ paths: z.array(z.string().max(MAX_PATH_LENGTH)).min(1).max(100) });
@@ -24,11 +25,12 @@ export function registerStorageRoutes(app: FastifyInstance, files: FileStore) {
 
     typed.post('/api/storage/:projectId/upload', { preValidation: signedIn }, async (request, reply) => {
       if (!request.isMultipart()) throw new ApiError('VALIDATION_ERROR', 'Invalid request parameters: send multipart/form-data with the fields file and path');
+      const declaredBytes = declaredLength(request);
       try {
-        return await files.uploadFile({ caller: request.caller, parts: formParts(request), declaredBytes: declaredLength(request) });
+        return await files.uploadFile({ caller: request.caller, parts: formParts(request), declaredBytes });
       } catch (error) {
-        // The rest of a refused body is not read: the connection ends with the answer.
-        if (!request.raw.complete) reply.header('connection', 'close');
+        // The rest of a refused body is read and dropped (up to a bound), so a client still sending hears why.
+        if (!(await discardRest(request.raw, declaredBytes))) reply.header('connection', 'close');
         throw error;
       }
     });

@@ -19,14 +19,14 @@ describe.each<Driver>(['disk', 's3'])('storage permissions on the %s driver', (d
     expect(await t.storedFiles()).toEqual(before);
   });
 
-  it.each(['admin', 'technician', 'manager'] as const)('lets a %s upload manuals', async (role) => {
+  it.each(['admin', 'technician'] as const)('lets a %s upload manuals', async (role) => {
     const res = await t.upload(t.cast[role], fileAt(`manuals/${role}-${Date.now()}.png`, PNG));
     expect(res.statusCode).toBe(200);
   });
 
-  it('refuses manuals to a viewer and to a user without a role, with SPEC.md\'s message', async () => {
+  it('refuses manuals to a manager, a viewer and a user without a role, with SPEC.md\'s message', async () => {
     const before = await t.storedFiles();
-    for (const user of [t.cast.viewer, t.cast.alice]) {
+    for (const user of [t.cast.manager, t.cast.viewer, t.cast.alice]) {
       const res = await t.upload(user, fileAt('manuals/not-mine.png', PNG));
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual(forbidden('You do not have permission to upload manuals'));
@@ -83,9 +83,12 @@ describe.each<Driver>(['disk', 's3'])('storage permissions on the %s driver', (d
     expect((await t.download(t.cast.technician, `path=${path}`)).statusCode).toBe(404);
   });
 
-  it('serves the library to every signed-in user', async () => {
+  it('serves a library file to every signed-in user once a manual uses it, and before that to its uploader and admins only', async () => {
     const path = `manuals/${Date.now()}_library.png`;
-    expect((await t.upload(t.cast.technician, fileAt(path, PNG))).statusCode).toBe(200);
+    const { publicUrl } = (await t.upload(t.cast.technician, fileAt(path, PNG))).json();
+    for (const user of [t.cast.technician, t.cast.admin]) expect((await t.download(user, `path=${path}`)).statusCode).toBe(200);
+    for (const user of [t.cast.viewer, t.cast.alice, t.cast.manager]) expect((await t.download(user, `path=${path}`)).statusCode).toBe(404);
+    await t.pool.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ($1, 'Library file', $2, 'library.png')", [`manual_${Date.now()}`, publicUrl]);
     for (const user of [t.cast.viewer, t.cast.alice, t.cast.manager]) expect((await t.download(user, `path=${path}`)).statusCode).toBe(200);
     // Only the uploader or an admin removes a manual's file.
     expect((await t.remove(t.cast.manager, { paths: [path] })).statusCode).toBe(403);

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Driver } from './test-support/storage-app.js';
 import { fileAt, useStorageApp } from './test-support/storage-calls.js';
-import { eventually, MB, multipartAround, openUpload } from './test-support/upload-requests.js';
+import { eventually, fetchUploadFromAnotherProcess, MB, multipartAround, openUpload } from './test-support/upload-requests.js';
 
 // Refused and broken uploads leave nothing behind, on either driver.
 describe.each<Driver>(['disk', 's3'])('upload limits on the %s driver', (driver) => {
@@ -35,17 +35,31 @@ describe.each<Driver>(['disk', 's3'])('upload limits on the %s driver', (driver)
     const before = await t.storedFiles();
     const { before: head, contentType } = multipartAround('chat-images/endless.bin', 'endless.bin');
     const upload = openUpload(uploadUrl(), { ...t.cast.alice.headers, 'content-type': contentType, 'transfer-encoding': 'chunked' });
-    let answered = false;
-    void upload.response.finally(() => (answered = true));
     await upload.write(head);
+    // Past the limit the server stores nothing more; it reads on (and drops) what the client still sends, so the client hears why.
     const chunk = Buffer.alloc(256 * 1024, 7);
-    for (let sent = 0; sent < 60 * MB && !answered; sent += chunk.length) await upload.write(chunk).catch(() => (answered = true));
+    for (let sent = 0; sent < 60 * MB; sent += chunk.length) await upload.write(chunk);
+    upload.req.end();
     const res = await upload.response;
     upload.req.destroy();
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringMatching(/^File size \(50\.\d\d MB\) exceeds maximum allowed size \(50MB\)$/) });
     await eventually(async () => expect(await t.storedFiles()).toEqual(before));
     expect(await rowsAt('chat-images/endless.bin')).toBe(0);
+  });
+
+  // fetch sends on while the answer comes: a refusal that closed the socket on unread bytes
+  // reset it ('fetch failed'), where curl still read the 413.
+  it.each([
+    ['form', 51, 'File size (51.00 MB) exceeds maximum allowed size (50MB)'],
+    ['stream', 80, expect.stringMatching(/^File size \(50\.\d\d MB\) exceeds maximum allowed size \(50MB\)$/)],
+  ] as const)('answers Node\'s fetch sending a %s of %i MB with the 413 and its JSON, storing nothing', async (mode, megabytes, message) => {
+    const before = await t.storedFiles();
+    const path = `chat-images/fetched-${mode}.bin`;
+    const seen = await fetchUploadFromAnotherProcess({ url: uploadUrl(), authorization: t.cast.alice.headers.authorization, path, megabytes, mode });
+    expect(seen).toEqual({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE', error: message, message } });
+    await eventually(async () => expect(await t.storedFiles()).toEqual(before));
+    expect(await rowsAt(path)).toBe(0);
   });
 
   it('leaves no file and no row when the client goes away mid-upload', async () => {

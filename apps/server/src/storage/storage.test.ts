@@ -23,7 +23,8 @@ describe.each<Driver>(['disk', 's3'])('storage on the %s driver', (driver) => {
     expect(served.rawPayload).toEqual(pdf);
     expect(served.headers).toMatchObject({ 'content-type': 'application/pdf', 'content-length': String(pdf.length), 'content-disposition': expect.stringMatching(/^inline; filename="\d+_Pump manual \(rev 2\)\.pdf"/) });
 
-    // The library is read by every signed-in user.
+    // The library is read by every signed-in user once a manual uses the file.
+    await t.pool.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ($1, 'Pump manual', $2, 'pump.pdf')", [`manual_${Date.now()}`, publicUrl]);
     const link = await t.download(t.cast.viewer, `path=${encodeURIComponent(path)}`);
     expect(link.statusCode).toBe(200);
     expect(link.json()).toEqual({ downloadUrl: `${publicUrl}?download=1&filename=${encodeURIComponent(path.slice(8))}`, filename: path.slice(8), contentType: 'application/pdf', size: pdf.length });

@@ -1,8 +1,12 @@
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { ApiError } from '../errors.js';
 import { SNIFF_BYTES } from './file-type.js';
 
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+/** The most of a refused body's rest read (and dropped) so that its client hears why. */
+export const DISCARD_BOUND_BYTES = 2 * MAX_UPLOAD_BYTES;
 
 /** SPEC.md section 5: the size in MB with two decimals, as the client words it. */
 export function fileTooLarge(bytes: number): ApiError {
@@ -61,4 +65,26 @@ export async function openUploadBody(file: Readable): Promise<UploadBody> {
     }
   }
   return { head: Buffer.concat(first), body: Readable.from(rest(), { objectMode: false }), bytes: () => bytes, failure: () => failure };
+}
+
+/**
+ * Reads and drops the rest of a refused request body, up to DISCARD_BOUND_BYTES. A
+ * client that sends on while the answer comes (fetch does) is reset, without reading the
+ * answer, when the socket closes on bytes left unread. False when the body is larger than
+ * the bound: then the connection has to close.
+ */
+export async function discardRest(request: IncomingMessage, declaredBytes: number | undefined): Promise<boolean> {
+  if (request.complete) return true;
+  if (declaredBytes !== undefined && declaredBytes > DISCARD_BOUND_BYTES) return false;
+  request.unpipe(); // the multipart parser reads no more
+  let bytes = 0;
+  try {
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > DISCARD_BOUND_BYTES) return false;
+    }
+    return true;
+  } catch {
+    return false; // the client went away
+  }
 }

@@ -55,7 +55,7 @@ export async function uploadFile(ctx: StorageContext, { caller, parts, declaredB
   let saved = false;
   try {
     for await (const part of parts) {
-      if (part.kind === 'field') readField(form, part, caller);
+      if (part.kind === 'field') readField(ctx, form, part, caller);
       else if (part.name !== 'file' || written) throw invalid('send one file, in the field "file"');
       else written = await writeFile(ctx, part, form.path);
     }
@@ -80,14 +80,14 @@ export async function uploadFile(ctx: StorageContext, { caller, parts, declaredB
   }
 }
 
-function readField(form: UploadForm, part: Extract<UploadPart, { kind: 'field' }>, caller: SignedInCaller) {
+function readField(ctx: StorageContext, form: UploadForm, part: Extract<UploadPart, { kind: 'field' }>, caller: SignedInCaller) {
   const { name, value } = part;
   if (name === 'path') {
     if (typeof value !== 'string' || value === '' || form.path !== undefined) throw invalid();
     const problem = pathProblem(value);
     if (problem) throw invalid(`path ${problem}`);
     // Refused before a byte of the file is stored (when the path comes first).
-    authorizeWrite(caller, value);
+    authorizeWrite(ctx.rules, caller, value);
     form.path = value;
   } else if (name === 'options') {
     const options = ZUploadOptions.safeParse(typeof value === 'string' ? parseJson(value) : value);

@@ -27,9 +27,9 @@ export async function buildTestApp(
 
 /** The same app listening on an ephemeral loopback port, for clients that speak HTTP. */
 export async function startTestServer(env: Record<string, string> = {}) {
-  const { app, projectId, serviceKey } = await buildTestApp(env);
+  const { app, projectId, serviceKey, pool } = await buildTestApp(env);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return { app: app as FastifyInstance, url: `http://127.0.0.1:${port}`, projectId, serviceKey, close: () => app.close() };
+  return { app: app as FastifyInstance, url: `http://127.0.0.1:${port}`, projectId, serviceKey, pool, close: () => app.close() };
 }

@@ -24,7 +24,7 @@ describe('backup and restore', () => {
     const restored = await restoreBackup({ from: path, target: target.pool, storage: createStorage({ dataDir }) });
     expect(restored.files).toBe(1);
     expect(await rowCounts(target.pool)).toEqual(await rowCounts(install.pool));
-    // The queued job came back as it was, not a second time through the manuals trigger.
+    // The queued job came back as it was, and only once.
     expect((await target.pool.query(`SELECT manual_id, status FROM ingestion_jobs`)).rows).toEqual([{ manual_id: 'manual_pump', status: 'queued' }]);
     expect((await target.pool.query(`SELECT response FROM chat_messages`)).rows[0].response).toBe('Check the impeller.\nThen the seal.');
 

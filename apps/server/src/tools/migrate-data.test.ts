@@ -31,6 +31,7 @@ describe('copying an install onto PostgreSQL and S3', () => {
       await expectInstallWorks(app, install);
       // New rows get new ids: the sequences were moved past the copied ones.
       await target.pool.query(`INSERT INTO manuals (id, title, file_url, file_name) VALUES ('manual_new', 'New', 'https://x.test/files/n', 'n.pdf')`);
+      await target.pool.query(`INSERT INTO ingestion_jobs (manual_id) VALUES ('manual_new')`);
       expect((await target.pool.query(`SELECT count(DISTINCT id)::int AS n FROM ingestion_jobs`)).rows[0].n).toBe(2);
     } finally {
       await app.close();

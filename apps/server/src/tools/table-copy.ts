@@ -83,8 +83,8 @@ export async function nonEmptyTables(db: Queryable, tables: TableInfo[]): Promis
 }
 
 /**
- * Runs `load` in one transaction with the tables' triggers off, so copied rows do not queue
- * ingestion jobs or collect files a second time; then moves every sequence past the copied ids.
+ * Runs `load` in one transaction with the tables' triggers off, so copied rows do not collect
+ * files a second time; then moves every sequence past the copied ids.
  * Off as superuser (session_replication_role), else per table as its owner (DISABLE TRIGGER USER).
  */
 export async function loadInTransaction(client: pg.ClientBase, tables: TableInfo[], load: () => Promise<void>): Promise<void> {

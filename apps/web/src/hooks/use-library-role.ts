@@ -1,12 +1,12 @@
+import { canManageRoles, canWriteLibrary } from '@fieldassist/client/roles';
 import { useQuery } from '@tanstack/react-query';
 
 import { userRolesTable } from '@/lib/tables';
 
-// Who may do what in the library, as the server's policies decide it (README, SPEC.md
-// section 6): admins, technicians and managers write; only admins delete and manage roles.
-const WRITERS = ['admin', 'technician', 'manager'];
-
-/** The signed-in user's role (the userRoles row of their email; none means no role) and what it allows. */
+/**
+ * The signed-in user's role (the userRoles row of their email; none means no role) and what it
+ * allows in the library, by the role model the server enforces (SPEC.md section 6).
+ */
 export function useLibraryRole(email: string) {
   const role = useQuery({
     queryKey: ['userRoles', 'library', email],
@@ -16,7 +16,8 @@ export function useLibraryRole(email: string) {
   return {
     role: name,
     loaded: !role.isPending,
-    canCreate: name !== null && WRITERS.includes(name),
-    isAdmin: name === 'admin',
+    canCreate: canWriteLibrary(name),
+    /** Deletes manuals and manages user roles. */
+    isAdmin: canManageRoles(name),
   };
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
+import { client } from '@/lib/client';
 import { manualsTable, manualTagsTable, releaseVersionsTable, tagsTable } from '@/lib/tables';
 
 export const LIBRARY_KEY = ['library'] as const;
@@ -44,7 +45,7 @@ export function useLibrary(email: string) {
 
   // The server removes the file, its content and its tag links with the row.
   const deleteManual = useMutation({
-    mutationFn: (id: string) => manualsTable.delete(id),
+    mutationFn: (id: string) => client.manuals.delete(id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: LIBRARY_KEY }),
   });
 

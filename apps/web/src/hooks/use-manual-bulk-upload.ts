@@ -1,6 +1,8 @@
+import type { UploadedManualFile } from '@fieldassist/client';
 import { useCallback, useState } from 'react';
 
-import { useManualUpload, type StoredFile } from '@/hooks/use-manual-upload';
+import { withRetries } from '@/components/library/with-retries';
+import { useManualUpload } from '@/hooks/use-manual-upload';
 
 /** Per-file progress in percent; -1 is shown as 'Failed' (SPEC.md section 4). */
 export interface BulkFileState {
@@ -11,15 +13,19 @@ export interface BulkFileState {
 
 export const FAILED = -1;
 
+// SPEC.md section 9: a queued task is tried up to 2 more times (1 s base, doubling) after a
+// network, rate-limit or time-out error. Only the upload: a save that may have happened is not repeated.
+const UPLOAD_RETRIES = { retries: 2, baseMs: 1000 };
+
 /**
  * Bulk upload (SPEC.md section 4): one file at a time, no review, metadata saved as read.
- * Progress 20%, up to 70% while the file is sent, 75% stored, 85% metadata read, 100% saved.
- * A file whose text cannot be read at all is not saved: nobody reviews a bulk upload, so
- * an unreadable document would sit in the library as an empty 'Unknown' (issue 8).
- * There is no fixed wait between files: only the server's rate-limit answers slow it down.
+ * Progress 20%, up to 70% while the file is sent, 75% once sent, 85% when the server has read
+ * its metadata, 100% saved. A file whose text cannot be read at all is not saved: nobody
+ * reviews a bulk upload, so an unreadable document would sit in the library as an empty
+ * 'Unknown' (issue 8). There is no fixed wait between files.
  */
-export function useManualBulkUpload(email: string) {
-  const steps = useManualUpload(email);
+export function useManualBulkUpload() {
+  const steps = useManualUpload();
   const [files, setFiles] = useState<BulkFileState[]>([]);
   const [running, setRunning] = useState(false);
 
@@ -31,20 +37,19 @@ export function useManualBulkUpload(email: string) {
       let succeeded = 0;
       try {
         for (const [index, file] of picked.entries()) {
-          let stored: StoredFile | undefined;
+          let uploaded: UploadedManualFile | undefined;
           try {
             set(index, { progress: 20 });
-            stored = await steps.store(file, (percent) => set(index, { progress: 20 + Math.round(percent / 2) }));
-            set(index, { progress: 75 });
-            const { metadata, unreadable } = await steps.readMetadata(stored.publicUrl, file.name);
-            if (unreadable) throw new Error(unreadable);
+            const onProgress = (percent: number) => set(index, { progress: percent < 100 ? 20 + Math.round(percent / 2) : 75 });
+            uploaded = await withRetries(() => steps.upload(file, onProgress), UPLOAD_RETRIES);
+            if (uploaded.unreadable) throw new Error(uploaded.unreadable);
             set(index, { progress: 85 });
-            await steps.save(stored, { ...metadata, versionId, tagIds: [] });
+            await steps.save(uploaded, { ...uploaded.metadata, versionId, tagIds: [] });
             set(index, { progress: 100 });
             succeeded += 1;
           } catch (error) {
             console.warn(`Bulk upload of ${file.name} failed`, error);
-            if (stored) void steps.discard(stored.path);
+            if (uploaded) void steps.discard(uploaded.path);
             set(index, { progress: FAILED, error: error instanceof Error ? error.message : undefined });
           }
         }

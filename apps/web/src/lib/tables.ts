@@ -1,4 +1,5 @@
-import type { TableClient } from '@fieldassist/client';
+import type { Manual, TableClient } from '@fieldassist/client';
+import type { Role } from '@fieldassist/client/roles';
 
 import { client } from '@/lib/client';
 
@@ -35,8 +36,7 @@ export interface UserRecord {
   lastSignIn: string | null;
 }
 
-export const USER_ROLES = ['admin', 'manager', 'technician', 'viewer'] as const;
-export type UserRoleName = (typeof USER_ROLES)[number];
+export type UserRoleName = Role;
 
 export interface UserRoleRecord {
   id: string;
@@ -57,29 +57,8 @@ export interface ReleaseVersion {
   createdBy: string | null;
 }
 
-export type ProcessingStatus = 'pending' | 'processing' | 'ready' | 'failed';
-
-export interface Manual {
-  id: string;
-  versionId: string | null;
-  title: string;
-  fileUrl: string;
-  fileName: string;
-  fileSize: number;
-  fileType: string | null;
-  description: string | null;
-  documentType: 'manual' | 'system_planner';
-  technology: string | null;
-  datePublished: string | null;
-  partNumber: string | null;
-  createdAt: string;
-  updatedAt: string;
-  uploadedBy: string | null;
-  /** Set by the server's ingestion; pushed on the `manuals` channel as it changes. */
-  processingStatus: ProcessingStatus;
-  processingError: string | null;
-  pageCount: number | null;
-}
+// A manual is what the SDK's client.manuals.save answers, and a row of the manuals table.
+export type { Manual, ProcessingStatus } from '@fieldassist/client';
 
 export interface Tag {
   id: string;

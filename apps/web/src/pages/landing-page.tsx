@@ -3,11 +3,12 @@ import { Camera, LogIn, MessageSquareText } from 'lucide-react';
 import { BrandMark } from '@/components/brand-mark';
 import { FeatureCard } from '@/components/feature-card';
 import { Button } from '@/components/ui/button';
-import { buildSignInUrl } from '@/lib/sign-in-url';
+import { client } from '@/lib/client';
 
 /** What a signed-out visitor sees (SPEC.md sections 1 and 2). */
 export function LandingPage() {
-  const signInUrl = buildSignInUrl({ origin: window.location.origin });
+  // SPEC.md section 2: the hosted page with redirect_url, project_id and a state the client checks on the return.
+  const signIn = () => client.auth.login(`${window.location.origin}/`);
 
   return (
     <div className="flex min-h-dvh flex-col bg-linear-to-b from-primary/10 via-background to-background">
@@ -19,11 +20,9 @@ export function LandingPage() {
           <p className="mt-4 max-w-xl text-base leading-relaxed text-muted-foreground sm:text-lg">
             Troubleshoot equipment on site with answers drawn from your own technical manuals.
           </p>
-          <Button asChild size="lg" className="mt-8 w-full max-w-xs sm:w-auto sm:min-w-44">
-            <a href={signInUrl}>
-              <LogIn aria-hidden="true" />
-              Sign In
-            </a>
+          <Button type="button" size="lg" className="mt-8 w-full max-w-xs sm:w-auto sm:min-w-44" onClick={signIn}>
+            <LogIn aria-hidden="true" />
+            Sign In
           </Button>
         </section>
 

@@ -94,7 +94,7 @@ export function ManualsPage({ user }: { user: AuthUser }) {
         onCreate={(version) => withToasts(() => library.createVersion.mutateAsync(version), 'Release version created successfully', 'Failed to create version')}
       />
       <CreateTagDialog open={dialog === 'tag'} onOpenChange={close} onCreate={(tag) => withToasts(() => library.createTag.mutateAsync(tag), 'Tag created successfully', 'Failed to create tag')} />
-      <UploadManualFlow open={dialog === 'upload'} onClose={() => setDialog(null)} email={user.email} versions={versions.data ?? []} tags={tags.data ?? []} watch={(id) => void watch(id)} />
+      <UploadManualFlow open={dialog === 'upload'} onClose={() => setDialog(null)} versions={versions.data ?? []} tags={tags.data ?? []} watch={(id) => void watch(id)} />
       {access.isAdmin && (
         <UserRolesDialog
           open={dialog === 'roles'}

@@ -16,8 +16,11 @@ export interface AuthClient {
   signInWithGitHub(options?: RedirectOptions): Promise<AuthUser>;
   signInWithApple(options?: RedirectOptions): Promise<AuthUser>;
   signInWithMicrosoft(options?: RedirectOptions): Promise<AuthUser>;
-  /** Both modes: goes to the hosted page `/auth?redirect_url=&project_id=` (no-op outside a browser). */
-  login(nextUrl?: string): void;
+  /**
+   * Both modes: goes to the hosted page `/auth?redirect_url=&project_id=&state=` (and `provider=`
+   * when one is chosen); the state is kept in this tab and checked on the return (no-op outside a browser).
+   */
+  login(nextUrl?: string, options?: { provider?: AuthProvider }): void;
   /** Signs out here (all tabs) and asks the server to revoke the refresh token; then optionally navigates. */
   logout(redirectUrl?: string): Promise<void>;
   signOut(): Promise<void>;

@@ -19,8 +19,9 @@ function server() {
   });
 }
 
-function start(href: string, auth: AuthOptions = {}, options: { embedded?: boolean } = {}) {
+function start(href: string, auth: AuthOptions = {}, options: { embedded?: boolean; oauthState?: string } = {}) {
   const { win, parent } = fakeWindow(href, options);
+  if (options.oauthState) win.sessionStorage.data.set('blink_oauth_state', options.oauthState);
   installWindow(win);
   const storage = memoryStorage();
   const api = server();
@@ -43,6 +44,42 @@ describe('start-up in a browser', () => {
     expect(JSON.parse(storage.data.get(KEY)!)).toMatchObject({ access_token: 'at1', refresh_token: 'rt1', expires_in: 900, refresh_expires_in: 2_592_000 });
     expect(client.getState()).toEqual({ user: alice, isLoading: false, isAuthenticated: true });
     expect(await client.me()).toEqual(alice);
+  });
+
+  it('takes tokens returned with the state this tab sent, and forgets that state', async () => {
+    const { win, client } = start('http://app.test/?access_token=at1&refresh_token=rt1&state=s1', {}, { oauthState: 's1' });
+    await client.ready();
+    expect(client.getState().isAuthenticated).toBe(true);
+    expect(win.sessionStorage.data.has('blink_oauth_state')).toBe(false);
+  });
+
+  it('refuses tokens returned with another state than the one this tab sent (VERIFICATION_FAILED State mismatch)', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { win, storage, api, client } = start('http://app.test/dash?access_token=forged&refresh_token=rt&state=theirs', {}, { oauthState: 'mine' });
+    await client.ready();
+    expect(client.getState()).toEqual({ user: null, isLoading: false, isAuthenticated: false });
+    expect(win.location.href).toBe('http://app.test/dash');
+    expect(storage.data.has(KEY)).toBe(false);
+    expect(api.calls).toEqual([]);
+    expect(errors).toHaveBeenCalledWith('Auth start-up failed:', expect.objectContaining({ code: 'VERIFICATION_FAILED', message: 'State mismatch' }));
+  });
+
+  it('login goes to the hosted page with redirect_url, project_id, a fresh state kept for the return, and the provider when one is chosen', async () => {
+    const { win, client } = start('http://app.test/');
+    await client.ready();
+    client.login('http://app.test/');
+    const first = new URL(win.location.href);
+    expect(first.origin + first.pathname).toBe(`${BASE}/auth`);
+    expect([...first.searchParams.keys()]).toEqual(['redirect_url', 'project_id', 'state']);
+    expect(first.searchParams.get('redirect_url')).toBe('http://app.test/');
+    expect(first.searchParams.get('project_id')).toBe('fieldassist');
+    expect(first.searchParams.get('state')).toMatch(/^[0-9a-f]{32}$/);
+    expect(win.sessionStorage.data.get('blink_oauth_state')).toBe(first.searchParams.get('state'));
+
+    client.login('http://app.test/', { provider: 'google' });
+    const second = new URL(win.location.href);
+    expect(second.searchParams.get('provider')).toBe('google');
+    expect(second.searchParams.get('state')).not.toBe(first.searchParams.get('state'));
   });
 
   it('restores stored tokens, and refreshes when /me refuses them', async () => {

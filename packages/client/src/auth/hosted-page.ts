@@ -13,10 +13,11 @@ function hostedPage(baseUrl: string): URL {
 }
 
 /**
- * `/auth?redirect_url=<R>&project_id=<pid>`, where R loses its own `redirect_url` and
- * `redirect` parameters so repeated sign-ins do not nest.
+ * `/auth?redirect_url=<R>&project_id=<pid>&state=<state>` (and `&provider=<p>` when one is
+ * chosen, SPEC.md section 2), where R loses its own `redirect_url` and `redirect` parameters
+ * so repeated sign-ins do not nest.
  */
-export function buildLoginUrl(baseUrl: string, projectId: string, redirectUrl: string): string {
+export function buildLoginUrl(baseUrl: string, projectId: string, redirectUrl: string, { state, provider }: { state: string; provider?: string }): string {
   let target = redirectUrl;
   try {
     const parsed = new URL(redirectUrl);
@@ -29,6 +30,8 @@ export function buildLoginUrl(baseUrl: string, projectId: string, redirectUrl: s
   const url = hostedPage(baseUrl);
   url.searchParams.set('redirect_url', target);
   url.searchParams.set('project_id', projectId);
+  url.searchParams.set('state', state);
+  if (provider) url.searchParams.set('provider', provider);
   return url.toString();
 }
 

@@ -13,7 +13,8 @@ import { createSession } from './session.js';
 import { createSignInMethods } from './sign-in.js';
 import { createTokenStore, defaultStorage, tokenStorageKey } from './storage.js';
 import { nowSeconds, toTokenSet } from './tokens.js';
-import type { AuthOptions, AuthUser } from './types.js';
+import type { AuthOptions, AuthProvider, AuthUser } from './types.js';
+import { OAUTH_STATE_KEY, randomHex } from './url-session.js';
 
 /** SPEC.md §9: `me()` waits this long for a signed-in user. */
 export const ME_TIMEOUT_MS = 5_000;
@@ -37,9 +38,15 @@ export function createAuth(options: CreateAuthOptions): AuthClient {
   const win = browserWindow();
   const store = createTokenStore(config.storage ?? defaultStorage(), tokenStorageKey(options.projectId));
   const api = createAuthApi(options.baseUrl, options.fetch);
-  const login = (nextUrl?: string) => {
+  const login = (nextUrl?: string, { provider }: { provider?: AuthProvider } = {}) => {
     if (!win) return;
-    win.location.href = buildLoginUrl(options.baseUrl, options.projectId, nextUrl ?? config.redirectUrl ?? win.location.href);
+    const state = randomHex(16);
+    try {
+      win.sessionStorage.setItem(OAUTH_STATE_KEY, state); // checked when the hosted page sends the tokens back
+    } catch {
+      // Storage refused (a sandboxed frame): the return is then taken without the check.
+    }
+    win.location.href = buildLoginUrl(options.baseUrl, options.projectId, nextUrl ?? config.redirectUrl ?? win.location.href, { state, provider });
   };
   const session = createSession(api, store, () => {
     if (config.authRequired) login();

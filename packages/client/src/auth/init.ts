@@ -3,7 +3,8 @@
 import type { Session } from './session.js';
 import type { TokenStore } from './storage.js';
 import { nowSeconds, parseStoredTokens, toTokenSet } from './tokens.js';
-import { tokensFromSearch, URL_AUTH_PARAMS, withoutParams } from './url-session.js';
+import { authError } from './errors.js';
+import { OAUTH_STATE_KEY, tokensFromSearch, URL_AUTH_PARAMS, withoutParams } from './url-session.js';
 
 /** How long an embedded app waits for its parent's tokens (SPEC.md §9). */
 export const PARENT_TOKENS_WAIT_MS = 100;
@@ -58,17 +59,35 @@ export function listenToOtherTabs(ctx: InitContext, win: Window): void {
   });
 }
 
-/** Tokens in `?access_token=...`: taken, removed from the address bar at once, then used. */
+/**
+ * Tokens in `?access_token=...`: taken, removed from the address bar at once, then used. When
+ * this tab started the sign-in, the state it sent must come back: tokens with another state
+ * were not meant for it (SPEC.md section 5; like the popup, a missing state is accepted).
+ */
 async function sessionFromUrl(ctx: InitContext, win: Window): Promise<boolean> {
   const tokens = tokensFromSearch(win.location.search, nowSeconds());
   if (!tokens) return false;
+  const returnedState = new URLSearchParams(win.location.search).get('state');
   try {
     win.history.replaceState(win.history.state, '', withoutParams(win.location.href, URL_AUTH_PARAMS));
   } catch {
     // A sandboxed frame may refuse; the session is still good.
   }
+  const sentState = takeSentState(win);
+  if (returnedState && sentState && returnedState !== sentState) throw authError('VERIFICATION_FAILED', 'State mismatch');
   await ctx.session.apply(tokens, { persist: true });
   return true;
+}
+
+/** The state of the sign-in this tab started, forgotten once read. */
+function takeSentState(win: Window): string | null {
+  try {
+    const state = win.sessionStorage.getItem(OAUTH_STATE_KEY);
+    win.sessionStorage.removeItem(OAUTH_STATE_KEY);
+    return state;
+  } catch {
+    return null;
+  }
 }
 
 /** Runs once per client; `isLoading` is true until it ends. */

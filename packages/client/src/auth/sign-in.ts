@@ -7,10 +7,8 @@ import { buildProviderUrl } from './hosted-page.js';
 import { isEmbedded } from './init.js';
 import { openAuthPopup } from './popup.js';
 import { nowSeconds, toTokenSet } from './tokens.js';
-import { randomHex } from './url-session.js';
+import { OAUTH_STATE_KEY, randomHex } from './url-session.js';
 import type { AuthProvider, AuthUser, RedirectOptions } from './types.js';
-
-const OAUTH_STATE_KEY = 'blink_oauth_state';
 
 /** Takes a token answer (tokens plus `user`, else `/me` is asked), persists it, returns the user. */
 export async function completeSignIn(ctx: AuthContext, body: unknown): Promise<AuthUser> {

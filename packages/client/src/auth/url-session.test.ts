@@ -44,7 +44,7 @@ describe('tokens in the URL', () => {
 
 describe('hosted page URLs', () => {
   it('login: redirect_url without its own redirect parameters, and the project id', () => {
-    const url = new URL(buildLoginUrl('http://h:3000', 'fieldassist', 'http://h:3000/app?x=1&redirect_url=old&redirect=old'));
+    const url = new URL(buildLoginUrl('http://h:3000', 'fieldassist', 'http://h:3000/app?x=1&redirect_url=old&redirect=old', { state: 's' }));
     expect(url.origin + url.pathname).toBe('http://h:3000/auth');
     expect(url.searchParams.get('redirect_url')).toBe('http://h:3000/app?x=1');
     expect(url.searchParams.get('project_id')).toBe('fieldassist');

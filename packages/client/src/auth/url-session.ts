@@ -3,6 +3,9 @@
 import { URL_ACCESS_LIFETIME_SECONDS, URL_REFRESH_LIFETIME_SECONDS } from './tokens.js';
 import type { TokenSet } from './types.js';
 
+/** Where a tab keeps the state of the sign-in it started (login or a provider), until the return. */
+export const OAUTH_STATE_KEY = 'blink_oauth_state';
+
 /** The query parameters removed from the address bar once URL tokens are taken. */
 export const URL_AUTH_PARAMS = [
   'access_token',

@@ -22,12 +22,11 @@ function column(table: TableSchema, name: string, param: string): Column {
 const everyColumn = new WeakMap<TableSchema, Sql>();
 
 export function compileReturning(table: TableSchema, select: RestQuery['select']): Sql {
-  if (select === '*') {
-    let all = everyColumn.get(table);
-    if (!all) everyColumn.set(table, (all = join([...table.columns.keys()].map(ident), ', ')));
-    return all;
-  }
-  return join(select.map((name) => ident(column(table, name, 'select').name)), ', ');
+  const named = select.filter((name) => name !== '*').map((name) => column(table, name, 'select'));
+  if (named.length === select.length) return join(named.map((col) => ident(col.name)), ', ');
+  let all = everyColumn.get(table);
+  if (!all) everyColumn.set(table, (all = join([...table.columns.keys()].map(ident), ', ')));
+  return all;
 }
 
 export function compileWhere(table: TableSchema, filters: Filter[], extra: Sql[] = []): Sql {

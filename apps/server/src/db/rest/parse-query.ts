@@ -36,7 +36,8 @@ export interface OrderTerm {
 }
 
 export interface RestQuery {
-  select: string[] | '*';
+  /** Column names; '*' stands for every column. */
+  select: string[];
   filters: Filter[];
   order: OrderTerm[];
   limit?: number;
@@ -64,7 +65,7 @@ function columnName(raw: string, param: string): string {
 
 export function parseRestQuery(search: string): RestQuery {
   const params = new URLSearchParams(search);
-  const query: RestQuery = { select: '*', filters: [], order: [] };
+  const query: RestQuery = { select: ['*'], filters: [], order: [] };
   let conditions = 0;
   const count = () => {
     if (++conditions > MAX_CONDITIONS) throw new ApiError('INVALID_FILTER', `Too many filter conditions (at most ${MAX_CONDITIONS})`);
@@ -99,10 +100,11 @@ export function parseRestQuery(search: string): RestQuery {
   return query;
 }
 
-function parseSelect(value: string): string[] | '*' {
+/** Every item is checked, those beside a '*' too, so nothing unknown passes unseen. */
+function parseSelect(value: string): string[] {
   const items = value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (items.length === 0 || items.includes('*')) return '*';
-  return [...new Set(items.map((item) => columnName(item, 'select')))];
+  if (items.length === 0) return ['*'];
+  return [...new Set(items.map((item) => (item === '*' ? item : columnName(item, 'select'))))];
 }
 
 function parseOrder(value: string): OrderTerm[] {

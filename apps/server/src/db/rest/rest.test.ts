@@ -87,6 +87,11 @@ describe('GET shape', () => {
     ]);
   });
 
+  it('a star beside known columns answers every column', async () => {
+    const [all] = (await get('jobs?select=*&id=eq.j1')).json();
+    expect((await get('jobs?select=*,title&id=eq.j1')).json()).toEqual([all]);
+  });
+
   it('orders by several columns with nulls placement', async () => {
     const res = await get('jobs?order=priority.asc,created_at.desc.nullslast&select=id');
     expect(ids(res)).toEqual(['j1', 'j2', 'j4', 'j3']);
@@ -191,6 +196,9 @@ describe('errors', () => {
   it.each([
     ['jobs?nope=eq.1', 400, 'UNKNOWN_COLUMN', "Unknown column 'nope' in filter of table 'jobs'"],
     ['jobs?select=id,secret', 400, 'UNKNOWN_COLUMN', "Unknown column 'secret' in select of table 'jobs'"],
+    ['jobs?select=*,secret', 400, 'UNKNOWN_COLUMN', "Unknown column 'secret' in select of table 'jobs'"],
+    ['jobs?select=*,pg_sleep(2)', 400, 'INVALID_PARAMETER', "Invalid column name 'pg_sleep(2)' in select"],
+    ['jobs?select=id,pg_sleep(2)', 400, 'INVALID_PARAMETER', "Invalid column name 'pg_sleep(2)' in select"],
     ['jobs?order=secret.desc', 400, 'UNKNOWN_COLUMN', "Unknown column 'secret' in order of table 'jobs'"],
     ['jobs?order=id.sideways', 400, 'INVALID_PARAMETER', "Invalid order direction 'sideways' in order"],
     ['jobs?limit=-1', 400, 'INVALID_PARAMETER', 'limit must be a non-negative integer'],

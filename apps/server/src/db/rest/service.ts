@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Caller } from '../../auth/caller.js';
 import { ApiError } from '../../errors.js';
-import { type Action, authorize } from '../../product/policies.js';
+import type { Action, AfterInsert, Authorize } from './policy.js';
 import type { Schema, TableSchema } from '../schema.js';
 import { type Sql, ident, sql, toQuery } from '../sql.js';
 import {
@@ -16,6 +16,10 @@ export interface RestContext {
   pool: pg.Pool;
   schema: Schema;
   maxRows: number;
+  /** The tables' policies (the product's, handed over by app.ts): the only tables served. */
+  authorize: Authorize;
+  /** Runs inside an insert's transaction (the product queues a new manual's ingestion there). */
+  afterInsert?: AfterInsert;
   /** Told of every committed write with the rows it affected (the product pushes live updates). */
   onWrite?: (change: { table: string; rows: Record<string, unknown>[] }) => void;
 }
@@ -36,7 +40,7 @@ function singleId(query: RestQuery): string | undefined {
 }
 
 function tableFor(ctx: RestContext, call: RestCall, action: Action) {
-  const permission = authorize(call.table, action, call.caller);
+  const permission = ctx.authorize(call.table, action, call.caller);
   const table = ctx.schema.get(call.table) as TableSchema; // every table with a policy is migrated
   return { table, permission, policyWhere: permission.where ? [permission.where] : [] };
 }
@@ -72,12 +76,16 @@ export async function insertRows(ctx: RestContext, call: RestCall & { body: unkn
   let updateWhere: Sql | undefined;
   if (call.query.onConflict) {
     // The update half of an upsert is an update: it obeys the update policy too.
-    const update = authorize(call.table, 'update', call.caller);
+    const update = ctx.authorize(call.table, 'update', call.caller);
     rows.forEach((row) => update.check?.(plainRow(row)));
     updateWhere = update.where;
   }
   const statements = compileInserts({ table, rows, returning: compileReturning(table, call.query.select), onConflict: call.query.onConflict, updateWhere });
-  return transaction(ctx.pool, async (client) => (await Promise.all(statements.map((s) => run(client, s)))).flat());
+  return transaction(ctx.pool, async (client) => {
+    const inserted = (await Promise.all(statements.map((s) => run(client, s)))).flat();
+    await ctx.afterInsert?.(client, { table: call.table, ids: rows.map((row) => row.get('id')).filter((id): id is string => typeof id === 'string') });
+    return inserted;
+  });
 }
 
 /** PATCH: update the filtered rows the caller may change. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../auth/caller.js';
@@ -19,13 +19,13 @@ export type ChatBody = z.infer<typeof ZChatBody>;
  * of PLATFORM_API.md 5.2, with a `data-sources` part (the manuals and pages the answer draws on)
  * before the text and a `data-message` part (the saved chatMessages id) after it.
  */
-export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps) {
+export function registerChatRoutes(app: FastifyInstance, { rateLimit, ...deps }: ChatDeps & { rateLimit: preHandlerAsyncHookHandler }) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/app/:projectId/chat',
     {
       schema: { body: ZChatBody },
-      config: { rateLimit: { max: 20, timeWindow: 60_000, keyGenerator: (request) => (request.caller.kind === 'user' ? request.caller.userId : request.ip) } },
-      preValidation: async (request) => void requireUser(request.caller),
+      // Signed in (401), then the AI budget it shares with the AI routes (429), then the body (400).
+      preValidation: [async (request) => void requireUser(request.caller), rateLimit],
     },
     async (request, reply) => {
       const user = requireUser(request.caller);

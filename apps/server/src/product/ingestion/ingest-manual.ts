@@ -4,6 +4,7 @@ import type { ExtractDocument } from '../../data/extract.js';
 import { transaction } from '../../db/rest/service.js';
 import { ApiError } from '../../errors.js';
 import type { ProductEventBus } from '../events.js';
+import { deleteFileText, findFileText } from '../manuals/texts.js';
 import { type ClaimedJob, completeJob, failJob, releaseJob } from './queue.js';
 
 export interface ManualFiles {
@@ -18,7 +19,8 @@ export interface IngestionDeps {
   /** Cuts the pages into chunks; a chunk may carry its section's heading. */
   chunk: (pages: PageText[]) => (TextChunk & { heading?: string })[];
   events: ProductEventBus;
-  log: (message: string) => void;
+  /** The server's log: a manual ingested is news (info), a worker's hiccup a warning, an unexpected failure an error. */
+  log: { info(message: string): void; warn(message: string): void; error(message: string): void };
 }
 
 type Status = 'pending' | 'processing' | 'ready' | 'failed';
@@ -58,9 +60,8 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
   if (!manual) return; // deleted meanwhile: its job went with it
   if (!(await startProcessing(deps, job, workerId))) return;
   try {
-    const file = await deps.files.readByPublicUrl(manual.file_url);
-    if (!file) throw new ApiError('NOT_FOUND', "The manual's file could not be found");
-    const { pages } = await deps.extract({ bytes: file.bytes, fileName: manual.file_name || file.fileName, contentType: file.contentType });
+    // The text read when the file was uploaded, if it was kept: a file's text is read once.
+    const pages = (await findFileText(deps.pool, manual.file_url)) ?? (await extractText(deps, manual));
     const chunks = deps.chunk(pages);
     const stored = await transaction(deps.pool, async (client) => {
       if (!(await completeJob(client, job, workerId))) throw new LeaseLost();
@@ -71,11 +72,12 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
          SELECT $1 || '_' || n, $1, text, n, page, heading FROM unnest($2::text[], $3::int[], $4::int[], $5::text[]) AS c(text, page, n, heading)`,
         [manual.id, chunks.map((c) => c.text), chunks.map((c) => c.page), chunks.map((c) => c.index), chunks.map((c) => c.heading ?? '')],
       );
+      await deleteFileText(client, manual.file_url);
       await client.query("UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2 WHERE id = $1", [manual.id, pages.length]);
       return chunks.length;
     });
     deps.events.emit('manual.status', { manualId: manual.id, status: 'ready', error: null, pageCount: pages.length });
-    deps.log(`ingested manual ${manual.id}: ${pages.length} pages, ${stored} chunks`);
+    deps.log.info(`ingested manual ${manual.id}: ${pages.length} pages, ${stored} chunks`);
   } catch (error) {
     if (error instanceof LeaseLost) return; // another worker owns the job now
     if (stopping?.aborted) {
@@ -85,11 +87,17 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
     // A file that cannot be read will not read better later; anything else is retried.
     const permanent = error instanceof ApiError && error.status < 500;
     const reason = error instanceof ApiError ? error.message : 'Content extraction failed';
-    if (!(error instanceof ApiError)) deps.log(`ingestion of manual ${manual.id} failed: ${(error as Error).stack ?? error}`);
+    if (!(error instanceof ApiError)) deps.log.error(`ingestion of manual ${manual.id} failed: ${(error as Error).stack ?? error}`);
     const outcome = await failJob(deps.pool, job, workerId, reason, permanent);
     if (outcome === 'lost') return;
     await setStatus(deps, manual.id, outcome === 'failed' ? 'failed' : 'pending', { error: outcome === 'failed' ? reason : null });
   }
+}
+
+async function extractText(deps: IngestionDeps, manual: { file_url: string; file_name: string }) {
+  const file = await deps.files.readByPublicUrl(manual.file_url);
+  if (!file) throw new ApiError('NOT_FOUND', "The manual's file could not be found");
+  return (await deps.extract({ bytes: file.bytes, fileName: manual.file_name || file.fileName, contentType: file.contentType })).pages;
 }
 
 class LeaseLost extends Error {}

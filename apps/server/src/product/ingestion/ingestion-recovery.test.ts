@@ -8,7 +8,7 @@ import { createFileStore } from '../../storage/index.js';
 import type { TestUser } from '../../test-support/users.js';
 import { createProductEvents } from '../events.js';
 import { type IngestionDeps, ingestManual } from './ingest-manual.js';
-import { claimJob, type ClaimedJob, failJob, MAX_ATTEMPTS, renewLease } from './queue.js';
+import { claimJob, type ClaimedJob, enqueueManuals, failJob, MAX_ATTEMPTS, renewLease } from './queue.js';
 import { addManual, LIBRARY_PUBLIC_URL, signUpLibrarians, uploadManualFile, useLibrary, waitFor, waitForIngestion } from './test-support/library-apps.js';
 
 // What happens to manual ingestion when servers die, stop, stall or run side by side on one database.
@@ -19,7 +19,8 @@ afterAll(() => extractor.close());
 /** A worker of the test's own, on the real parts (files, extractor, chunker), for playing a dead or stalled server. */
 function workerDeps(pool: pg.Pool, dataDir: string, extract: ExtractDocument = extractor.extractDocument): IngestionDeps {
   const files = createFileStore({ dataDir, publicUrl: LIBRARY_PUBLIC_URL, pool, log: () => undefined });
-  return { pool, files, extract, chunk: chunkText, events: createProductEvents(), log: () => undefined };
+  const quiet = () => undefined;
+  return { pool, files, extract, chunk: chunkText, events: createProductEvents(), log: { info: quiet, warn: quiet, error: quiet } };
 }
 
 /** Saves a manual row and claims its job as `workerId`, in one transaction, so no other worker sees it first. */
@@ -29,6 +30,7 @@ async function insertClaimed(pool: pg.Pool, opts: { fileUrl: string; workerId: s
   try {
     await client.query('BEGIN');
     await client.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ($1, 'Claimed manual', $2, 'claimed.pdf')", [id, opts.fileUrl]);
+    await enqueueManuals(client, [id]);
     // claimJob takes a pool; the transaction's client answers the same query calls.
     const job = await claimJob(client as unknown as pg.Pool, opts.workerId, opts.leaseSeconds);
     await client.query('COMMIT');
@@ -154,6 +156,7 @@ describe('the job queue', () => {
 
   it('retries a transient failure with back-off and gives up after MAX_ATTEMPTS', async () => {
     await lib.pool.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ('manual_flaky', 'Flaky', 'https://files.fieldassist.test/files/x', 'x.pdf')");
+    await lib.pool.query("INSERT INTO ingestion_jobs (manual_id) VALUES ('manual_flaky')");
     const delays: number[] = [];
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const job = await claimJob(lib.pool, 'worker', 60);

@@ -2,16 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeDocx, makePdf, tinyPng } from '../../data/fixtures/make-documents.js';
 import type { TestUser } from '../../test-support/users.js';
-import { addManual, signUpLibrarians, useLibrary, waitFor, waitForIngestion } from './test-support/library-apps.js';
+import { addManual, type LogLine, signUpLibrarians, useLibrary, waitFor, waitForIngestion } from './test-support/library-apps.js';
 
 // Manual ingestion through the real app: upload and save as the web app does, then the
 // in-process worker reads the stored file and writes searchable chunks to PostgreSQL.
 const lib = useLibrary();
 let app: FastifyInstance;
 let people: { admin: TestUser; technician: TestUser };
+const log: LogLine[] = [];
 
 beforeAll(async () => {
-  app = await lib.start();
+  app = await lib.start({ logTo: log });
   people = await signUpLibrarians(app);
 });
 
@@ -34,6 +35,15 @@ async function pagesMatching(manualId: string, term: string): Promise<number[]> 
   );
   return rows.map((r) => r.page_number);
 }
+
+describe('the ingestion log', () => {
+  it('reports a manual ingested at info level, not as a warning', async () => {
+    const manual = await addManual(app, people.technician, { fileName: 'Logged manual.pdf', bytes: await makePdf([pageLines(1)]) });
+    await waitForIngestion(lib.pool, manual.id);
+    const aboutIt = log.filter((line) => line.msg?.includes(manual.id));
+    expect(aboutIt).toEqual([{ level: 30, msg: expect.stringMatching(new RegExp(`^ingested manual ${manual.id}: 1 pages, \\d+ chunks$`)) }]);
+  });
+});
 
 describe('manual ingestion', () => {
   it('turns a multi-page PDF into ordered chunks, each on its own page, searchable by part number and error code', async () => {

@@ -101,3 +101,16 @@ export async function expireLeasesOfDeadWorkers(pool: pg.Pool, host: string, isA
   }
   return dead.length;
 }
+
+/**
+ * Queues the ingestion of newly saved manuals, inside the transaction that saves them, and
+ * wakes the workers when it commits. Ids that are not manuals, or already queued, are skipped.
+ */
+export async function enqueueManuals(client: pg.PoolClient, manualIds: string[]): Promise<void> {
+  if (manualIds.length === 0) return;
+  const { rowCount } = await client.query(
+    'INSERT INTO ingestion_jobs (manual_id) SELECT id FROM manuals WHERE id = ANY ($1) ON CONFLICT (manual_id) DO NOTHING',
+    [manualIds],
+  );
+  if (rowCount) await client.query("SELECT pg_notify('ingestion', '')");
+}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { isAlive } from '../../db/embedded.js';
+import { deleteAbandonedFileTexts } from '../manuals/texts.js';
 import { type IngestionDeps, ingestManual } from './ingest-manual.js';
 import { claimJob, expireLeasesOfDeadWorkers, renewLease } from './queue.js';
 
@@ -54,7 +55,7 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
 
   const loop = (async () => {
     // Manuals a killed server of this host was ingesting are taken up again now, not after the lease.
-    await expireLeasesOfDeadWorkers(deps.pool, hostname(), isAlive).catch((error: Error) => deps.log(`ingestion worker: ${error.message}`));
+    await expireLeasesOfDeadWorkers(deps.pool, hostname(), isAlive).catch((error: Error) => deps.log.warn(`ingestion worker: ${error.message}`));
     while (running) {
       try {
         if (!listener) await listen();
@@ -72,7 +73,7 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
         }
       } catch (error) {
         // The database went away (restart, network): wait and try again.
-        deps.log(`ingestion worker: ${(error as Error).message}`);
+        deps.log.warn(`ingestion worker: ${(error as Error).message}`);
         await sleep();
       }
     }
@@ -92,6 +93,7 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
 }
 
 async function collectGarbage(deps: IngestionDeps) {
+  await deleteAbandonedFileTexts(deps.pool);
   // A file another manual still points to (two rows saved for one upload) is kept.
   await deps.pool.query('DELETE FROM storage_garbage g WHERE EXISTS (SELECT 1 FROM manuals m WHERE m.file_url = g.file_url)');
   const { rows } = await deps.pool.query<{ file_url: string }>('SELECT file_url FROM storage_garbage LIMIT 20');
@@ -100,7 +102,7 @@ async function collectGarbage(deps: IngestionDeps) {
       await deps.files.removeByPublicUrl(url); // removing twice (two workers) is harmless
       await deps.pool.query('DELETE FROM storage_garbage WHERE file_url = $1', [url]);
     } catch (error) {
-      deps.log(`could not remove ${url} yet: ${(error as Error).message}`); // kept for the next round
+      deps.log.warn(`could not remove ${url} yet: ${(error as Error).message}`); // kept for the next round
     }
   }
 }

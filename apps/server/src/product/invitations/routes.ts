@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { canManageRoles, ROLES } from '@fieldassist/client/roles';
 import { z } from 'zod';
 import { requireSignedIn, requireUser } from '../../auth/caller.js';
 import type { AuthContext } from '../../auth/context.js';
@@ -10,7 +11,7 @@ export const ZInviteUserBody = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email().max(254)),
   displayName: z.string().trim().min(1).max(200),
   phone: z.string().trim().max(40).optional().transform((phone) => phone || undefined),
-  role: z.enum(['admin', 'manager', 'technician', 'viewer']),
+  role: z.enum(ROLES),
 });
 export type InviteUserBody = z.infer<typeof ZInviteUserBody>;
 
@@ -18,7 +19,7 @@ export type InviteUserBody = z.infer<typeof ZInviteUserBody>;
 async function requireAdmin(request: FastifyRequest) {
   requireSignedIn(request.caller);
   const user = requireUser(request.caller);
-  if (user.role !== 'admin') throw new ApiError('FORBIDDEN', 'Only admins can add users');
+  if (!canManageRoles(user.role)) throw new ApiError('FORBIDDEN', 'Only admins can add users');
 }
 
 /** POST /api/app/{projectId}/invitations: an admin adds a user with a role and emails them a sign-in link. */

@@ -70,7 +70,7 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
       else job.resolve(message.vectors);
       next();
     });
-    w.on('error', (error) => {
+    w.on('error', (error: Error) => {
       if (w === worker) fail(error);
     });
     w.on('exit', (code) => {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
+import { manualVisibleTo } from '../manuals/visibility.js';
 import type { Embedder } from './embedder.js';
 import { decideRelevance, fuseScores, type ScoredCandidate } from './rank.js';
 import { searchTerms } from './search-terms.js';
@@ -153,31 +154,30 @@ export async function findCandidates(deps: RetrievalDeps, opts: { question: stri
   const codeQuery = found.filter((t) => t.isCode).map((t) => `(${t.query})`).join(' | ') || null;
   const every = found.map((t) => `(${t.query})`).join(' & ');
   const totalWeight = allWeights.reduce((a, b) => a + b, 0);
-  const seesPlanners = opts.role === 'admin' || opts.role === 'technician';
-  const visible = `FROM manual_content c JOIN manuals m ON m.id = c.manual_id WHERE ($1 OR m.document_type <> 'system_planner')`;
+  const visible = `FROM manual_content c JOIN manuals m ON m.id = c.manual_id WHERE ${manualVisibleTo(opts.role, 'm')}`;
   // `|| ''` detoasts each candidate's search vector once, here, instead of once per term below.
-  const matching = (param: string) => `(SELECT c.id, c.manual_id, c.search || ''::tsvector AS search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $6)`;
+  const matching = (param: string) => `(SELECT c.id, c.manual_id, c.search || ''::tsvector AS search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $5)`;
   // Scored in two steps: the cheap score over every candidate, then the title bonus (per manual)
   // and the text and embedding only for the best. A term restricted to weight A matches the heading.
   const { rows } = await deps.pool.query<CandidateRow>(
-    `WITH candidate AS (${matching('$2')} UNION ALL ${matching('$3')} UNION ALL ${matching('$4')}),
+    `WITH candidate AS (${matching('$1')} UNION ALL ${matching('$2')} UNION ALL ${matching('$3')}),
      scored AS (
        SELECT DISTINCT ON (id) id, manual_id,
-         (SELECT coalesce(sum(w), 0) FROM unnest($7::tsquery[], $8::float8[]) t(q, w) WHERE search @@ q) AS matched,
-         (SELECT coalesce(sum(w), 0) FROM unnest($12::tsquery[], $8::float8[]) t(q, w) WHERE search @@ q) AS in_heading,
-         ts_rank_cd(search, $5::tsquery, 1) AS proximity,
-         (SELECT count(*) FROM unnest($10::tsquery[]) p WHERE search @@ p)::float8 / greatest(cardinality($10::tsquery[]), 1) AS phrases
+         (SELECT coalesce(sum(w), 0) FROM unnest($6::tsquery[], $7::float8[]) t(q, w) WHERE search @@ q) AS matched,
+         (SELECT coalesce(sum(w), 0) FROM unnest($11::tsquery[], $7::float8[]) t(q, w) WHERE search @@ q) AS in_heading,
+         ts_rank_cd(search, $4::tsquery, 1) AS proximity,
+         (SELECT count(*) FROM unnest($9::tsquery[]) p WHERE search @@ p)::float8 / greatest(cardinality($9::tsquery[]), 1) AS phrases
        FROM candidate),
      titled AS (
-       SELECT m.id, (SELECT coalesce(sum(w), 0) FROM unnest($7::tsquery[], $8::float8[]) t(q, w)
+       SELECT m.id, (SELECT coalesce(sum(w), 0) FROM unnest($6::tsquery[], $7::float8[]) t(q, w)
          WHERE (to_tsvector('english', m.title) || to_tsvector('simple', m.title)) @@ q) AS in_title
        FROM manuals m WHERE m.id IN (SELECT DISTINCT manual_id FROM candidate)),
      best AS (
        SELECT s.*, t.in_title FROM scored s JOIN titled t ON t.id = s.manual_id
-       ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / $11 + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $9)
+       ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / $10 + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8)
      SELECT b.*, c.page_number, c.extracted_text, c.heading, c.embedding, m.title, m.file_url
      FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id`,
-    [seesPlanners, everyRare, anyRare, codeQuery, every, CANDIDATE_ROWS, found.map((t) => t.query), weights, RERANK_ROWS, phrases, totalWeight, found.map((t) => inHeading(t.query))],
+    [everyRare, anyRare, codeQuery, every, CANDIDATE_ROWS, found.map((t) => t.query), weights, RERANK_ROWS, phrases, totalWeight, found.map((t) => inHeading(t.query))],
   );
   const vector = await questionVector;
   return rows.map((row) => ({

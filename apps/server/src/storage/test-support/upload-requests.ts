@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { request } from 'node:http';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { signUpUser, type TestUser } from '../../test-support/users.js';
@@ -71,4 +73,36 @@ export async function signUpCast(app: FastifyInstance) {
     alice: await signUpUser(app, { role: null }),
     bob: await signUpUser(app, { role: 'viewer' }),
   } satisfies Record<string, TestUser>;
+}
+
+// Node's fetch in a process of its own: in the test's process, client and server share one
+// event loop, which hides how a separate client sees the server close the connection.
+const fetchUploadScript = `
+const [url, authorization, path, megabytes, mode] = process.argv.slice(1);
+const file = new Blob([new Uint8Array(Number(megabytes) * 1024 * 1024).fill(1)]);
+const form = new FormData();
+form.append('path', path);
+form.append('file', file, 'upload.bin');
+let body = form;
+const init = { method: 'POST', headers: { authorization } };
+if (mode === 'stream') {
+  const whole = new Response(form);
+  init.headers['content-type'] = whole.headers.get('content-type');
+  body = whole.body;
+  init.duplex = 'half';
+}
+try {
+  const res = await fetch(url, { ...init, body });
+  console.log(JSON.stringify({ status: res.status, body: await res.json() }));
+} catch (error) {
+  console.log(JSON.stringify({ error: String(error), cause: String(error.cause) }));
+}`;
+
+/**
+ * Uploads a file of `megabytes` MB with Node's fetch from a child process, as FormData
+ * (a Content-Length) or as a stream of unknown length; answers what that client saw.
+ */
+export async function fetchUploadFromAnotherProcess(opts: { url: string; authorization: string; path: string; megabytes: number; mode: 'form' | 'stream' }) {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', fetchUploadScript, opts.url, opts.authorization, opts.path, String(opts.megabytes), opts.mode]);
+  return JSON.parse(stdout) as { status?: number; body?: Record<string, unknown>; error?: string; cause?: string };
 }

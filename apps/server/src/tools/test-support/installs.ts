@@ -54,6 +54,7 @@ export async function makeInstall() {
   const publicUrl = upload.json<{ publicUrl: string }>().publicUrl;
   await app.close(); // the worker stops: the manual's job stays queued, as in a stopped install
   await pool.query(`INSERT INTO manuals (id, title, file_url, file_name) VALUES ('manual_pump', 'Pump', $1, 'pump.txt')`, [publicUrl]);
+  await pool.query(`INSERT INTO ingestion_jobs (manual_id) VALUES ('manual_pump')`);
   await pool.query(`INSERT INTO chat_messages (id, user_id, message, response) VALUES ('msg_1', $1, 'Pump E42?', 'Check the impeller.\nThen the seal.')`, [user.id]);
   return { url, pool, dataDir, user, bytes, publicUrl };
 }

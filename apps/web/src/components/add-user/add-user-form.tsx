@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { ROLES } from '@fieldassist/client/roles';
 import { z } from 'zod';
 
 import { RoleOptions } from '@/components/add-user/role-options';
@@ -16,7 +17,7 @@ const ZAddUserForm = z.object({
   email: z.string().trim().min(1, 'Email and display name are required').regex(EMAIL_PATTERN, 'Please enter a valid email address'),
   displayName: z.string().trim().min(1, 'Email and display name are required'),
   phone: z.string().trim(),
-  role: z.enum(['admin', 'manager', 'technician', 'viewer']),
+  role: z.enum(ROLES),
 });
 
 const EMPTY = { email: '', displayName: '', phone: '', role: 'technician' as UserRoleName };

@@ -1,12 +1,12 @@
 import { SelectItem } from '@/components/ui/select';
 import type { UserRoleName } from '@/lib/tables';
 
-// SPEC.md section 6, the Add User page's role descriptions.
+// SPEC.md section 6, the Add User page's roles and descriptions, in its order (Viewer is
+// offered in the library's User Role Management dialog).
 const OPTIONS: { value: UserRoleName; label: string; description: string }[] = [
-  { value: 'technician', label: 'Technician', description: 'Read-only' },
-  { value: 'manager', label: 'Manager', description: 'Upload manuals' },
   { value: 'admin', label: 'Admin', description: 'Full access' },
-  { value: 'viewer', label: 'Viewer', description: 'View only' },
+  { value: 'manager', label: 'Manager', description: 'Upload manuals' },
+  { value: 'technician', label: 'Technician', description: 'Read-only' },
 ];
 
 /** The items of the role select, each with what the role may do. */

@@ -11,12 +11,12 @@ import type { ReleaseVersion } from '@/lib/tables';
 import { FileField } from './file-field';
 import { VersionSelect } from './version-select';
 
-type BulkUploadDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; versions: ReleaseVersion[]; email: string };
+type BulkUploadDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; versions: ReleaseVersion[] };
 
 /** 'Bulk Upload Manuals': a version and several files, uploaded one at a time with progress each. */
-export function BulkUploadDialog({ open, onOpenChange, versions, email }: BulkUploadDialogProps) {
+export function BulkUploadDialog({ open, onOpenChange, versions }: BulkUploadDialogProps) {
   const id = useId();
-  const bulk = useManualBulkUpload(email);
+  const bulk = useManualBulkUpload();
   const [versionId, setVersionId] = useState('');
   const [picked, setPicked] = useState<File[]>([]);
   const [problem, setProblem] = useState<string>();

@@ -16,7 +16,6 @@ type Step = 'mode' | 'single' | 'bulk' | null;
 type UploadManualFlowProps = {
   open: boolean;
   onClose: () => void;
-  email: string;
   versions: ReleaseVersion[];
   tags: Tag[];
   /** Reports 'Manual Processed' or the warning once the server has ingested the saved manual. */
@@ -24,8 +23,8 @@ type UploadManualFlowProps = {
 };
 
 /** Upload Manual: the mode choice, then Single File (with the review) or Bulk Upload (SPEC.md section 4). */
-export function UploadManualFlow({ open, onClose, email, versions, tags, watch }: UploadManualFlowProps) {
-  const steps = useManualUpload(email);
+export function UploadManualFlow({ open, onClose, versions, tags, watch }: UploadManualFlowProps) {
+  const steps = useManualUpload();
   const [step, setStep] = useState<Step>(null);
   const [uploaded, setUploaded] = useState<UploadedManual | null>(null);
   const current: Step = open && step === null && !uploaded ? 'mode' : step;
@@ -39,7 +38,7 @@ export function UploadManualFlow({ open, onClose, email, versions, tags, watch }
   const save = async (details: ExtractedMetadata & { tagIds: string[] }) => {
     if (!uploaded) return;
     try {
-      const manual = await steps.save(uploaded.stored, { ...details, versionId: uploaded.versionId });
+      const manual = await steps.save(uploaded.file, { ...details, versionId: uploaded.versionId });
       toast.success('Manual uploaded successfully');
       watch(manual.id);
       finish();
@@ -50,7 +49,7 @@ export function UploadManualFlow({ open, onClose, email, versions, tags, watch }
   };
 
   const cancelReview = () => {
-    if (uploaded) void steps.discard(uploaded.stored.path);
+    if (uploaded) void steps.discard(uploaded.file.path);
     finish();
   };
 
@@ -64,8 +63,8 @@ export function UploadManualFlow({ open, onClose, email, versions, tags, watch }
         steps={steps}
         onUploaded={(result) => (setUploaded(result), setStep(null))}
       />
-      <BulkUploadDialog open={current === 'bulk'} onOpenChange={(next) => !next && finish()} versions={versions} email={email} />
-      <ReviewMetadataDialog metadata={uploaded?.metadata ?? null} fileName={uploaded?.stored.file.name ?? ''} tags={tags} onSave={save} onCancel={cancelReview} />
+      <BulkUploadDialog open={current === 'bulk'} onOpenChange={(next) => !next && finish()} versions={versions} />
+      <ReviewMetadataDialog metadata={uploaded?.file.metadata ?? null} fileName={uploaded?.file.fileName ?? ''} tags={tags} onSave={save} onCancel={cancelReview} />
     </>
   );
 }

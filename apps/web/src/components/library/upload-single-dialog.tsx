@@ -1,3 +1,4 @@
+import type { UploadedManualFile } from '@fieldassist/client';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 
@@ -5,42 +6,36 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Progress } from '@/components/ui/progress';
-import type { StoredFile } from '@/hooks/use-manual-upload';
 import { errorMessage } from '@/lib/error-message';
 import type { ReleaseVersion } from '@/lib/tables';
 
 import { FileField } from './file-field';
-import type { ExtractedMetadata } from './manual-metadata';
 import { VersionSelect } from './version-select';
 
 export interface UploadedManual {
-  stored: StoredFile;
+  file: UploadedManualFile;
   versionId: string;
-  metadata: ExtractedMetadata;
 }
 
-type Steps = {
-  store: (file: File, onProgress: (percent: number) => void) => Promise<StoredFile>;
-  readMetadata: (fileUrl: string, fileName: string) => Promise<{ metadata: ExtractedMetadata }>;
-};
+type Steps = { upload: (file: File, onProgress: (percent: number) => void) => Promise<UploadedManualFile> };
 
 type UploadSingleDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; versions: ReleaseVersion[]; steps: Steps; onUploaded: (uploaded: UploadedManual) => void };
 
-/** 'Upload Single Manual': a version and a file; Upload stores it with progress, then reads its details. */
+/** 'Upload Single Manual': a version and a file; Upload sends it with progress, and the server stores it and reads its details. */
 export function UploadSingleDialog({ open, onOpenChange, versions, steps, onUploaded }: UploadSingleDialogProps) {
   const id = useId();
   const [versionId, setVersionId] = useState('');
   const [file, setFile] = useState<File>();
   const [progress, setProgress] = useState<number>();
-  const [reading, setReading] = useState(false);
   const [problem, setProblem] = useState<string>();
   const busy = progress !== undefined;
+  // Once every byte is sent, the server stores the file and reads its cover page.
+  const reading = progress === 100;
 
   const reset = () => {
     setVersionId('');
     setFile(undefined);
     setProgress(undefined);
-    setReading(false);
     setProblem(undefined);
   };
 
@@ -51,16 +46,12 @@ export function UploadSingleDialog({ open, onOpenChange, versions, steps, onUplo
     setProblem(undefined);
     setProgress(0);
     try {
-      const stored = await steps.store(file, setProgress);
-      setReading(true);
-      const { metadata } = await steps.readMetadata(stored.publicUrl, file.name);
-      onUploaded({ stored, versionId, metadata });
+      onUploaded({ file: await steps.upload(file, setProgress), versionId });
       reset();
     } catch (error) {
       console.warn('Uploading the manual failed', error);
       toast.error('Failed to upload manual', { description: errorMessage(error, '') || undefined });
       setProgress(undefined);
-      setReading(false);
     }
   };
 

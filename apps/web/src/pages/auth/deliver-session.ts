@@ -28,15 +28,16 @@ export function deliverSession(session: SessionResponse, params: AuthParams): De
     window.close();
     return 'posted';
   }
-  window.location.replace(returnUrl(session, params.redirectUrl));
+  window.location.replace(returnUrl(session, params));
   return 'redirecting';
 }
 
-/** redirect_url with the tokens appended, its own query and hash kept. */
-export function returnUrl(session: SessionResponse, redirectUrl: string | undefined): string {
+/** redirect_url with the tokens (and the state the app sent, which it checks) appended, its own query and hash kept. */
+export function returnUrl(session: SessionResponse, { redirectUrl, state }: Pick<AuthParams, 'redirectUrl' | 'state'>): string {
   const url = new URL(redirectUrl ?? '/', window.location.origin);
   url.searchParams.set('access_token', session.access_token);
   url.searchParams.set('refresh_token', session.refresh_token);
   url.searchParams.set('token_type', session.token_type);
+  if (state) url.searchParams.set('state', state);
   return url.toString();
 }

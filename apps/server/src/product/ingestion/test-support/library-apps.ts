@@ -14,12 +14,16 @@ import { signUpUser, type TestUser } from '../../../test-support/users.js';
 
 export const LIBRARY_PUBLIC_URL = 'https://files.fieldassist.test';
 
+/** One line of the server's log: pino's level (30 info, 40 warn, 50 error) and message. */
+export interface LogLine { level: number; msg: string }
+const pickLogLine = ({ level, msg }: LogLine): LogLine => ({ level, msg });
+
 export interface Library {
   pool: pg.Pool;
   url: string;
   dataDir: string;
-  /** Builds another real app (its own pool and ingestion worker) on the shared database and files. */
-  start(): Promise<FastifyInstance>;
+  /** Builds another real app (its own pool and ingestion worker) on the shared database and files; `logTo` collects its log at info level and above. */
+  start(options?: { logTo?: LogLine[] }): Promise<FastifyInstance>;
   /** Closes one app (its worker stops, its extractions are cut off) and its pool. */
   stop(app: FastifyInstance): Promise<void>;
   /** The files under the disk driver's storage root. */
@@ -45,9 +49,10 @@ export function useLibrary(): Library {
       pool,
       url,
       dataDir,
-      async start() {
+      async start({ logTo }: { logTo?: LogLine[] } = {}) {
         const appPool = createPool(url, 5);
-        const app = await buildApp({ config: { ...config, serviceKey: TEST_SERVICE_KEY, authSecret: TEST_AUTH_SECRET }, pool: appPool });
+        const logDestination = logTo && { write: (line: string) => void logTo.push(pickLogLine(JSON.parse(line))) };
+        const app = await buildApp({ config: { ...config, serviceKey: TEST_SERVICE_KEY, authSecret: TEST_AUTH_SECRET, ...(logTo && { logLevel: 'info' }) }, pool: appPool, logDestination });
         open.push({ app, pool: appPool });
         return app;
       },
@@ -104,7 +109,7 @@ export interface ManualRow {
   page_count: number | null;
 }
 
-/** Saves the manual row through the REST API (what Save Manual does); the database queues its ingestion. */
+/** Saves the manual row through the generic REST API (as the Blink client does); the REST hook queues its ingestion. */
 export async function createManual(app: FastifyInstance, user: TestUser, opts: { fileUrl: string; fileName: string; bytes: number; title?: string }): Promise<ManualRow> {
   const id = `manual_${Math.random().toString(16).slice(2, 14)}`;
   const res = await app.inject({

@@ -1,21 +1,7 @@
 // Manual metadata without a model (SPEC.md sections 5, 7 and 9): the title, technology,
-// publication date and part number read from the first text of a manual and its file name
-// by plain heuristics. 'Unknown' marks what was not found, as the AI schema does.
-
-export interface ManualMetadata {
-  title: string;
-  technology: string;
-  datePublished: string;
-  partNumber: string;
-}
-
-export const UNKNOWN = 'Unknown';
-
-/** The document text inside a prompt such as "Extract ... from this text: <text>". */
-export function documentTextOf(prompt: string): string {
-  const marker = /\b(?:from|in|of)\s+(?:this|the following|the)\s+(?:text|document|content|manual|cover page)\s*:\s*/i.exec(prompt);
-  return marker ? prompt.slice(marker.index + marker[0].length) : prompt;
-}
+// publication date and part number read from the first text of a manual by plain heuristics.
+// 'Unknown' marks what was not found, as the AI schema does.
+import { type ManualMetadata, UNKNOWN } from './file-name.js';
 
 /** The first match wins, so the vocabulary lists specific trades before broad ones. */
 const technologies: [string, RegExp][] = [
@@ -104,27 +90,7 @@ export function detectTitle(text: string): string {
   return joinNext ? `${first} ${next.replace(/[.:;,]+$/, '')}` : first;
 }
 
-/**
- * SPEC.md section 5's file-name rule: "PARTNUMBER_name.pdf" gives the part number and a
- * name (underscores read as spaces); a name without such a prefix is all name.
- */
-export function parseFileName(fileName: string): { name: string; partNumber?: string } {
-  const base = fileName.split(/[\\/]/).pop()!.replace(/\.[A-Za-z0-9]{1,5}$/, '');
-  const match = /^([A-Za-z0-9][A-Za-z0-9.-]{2,30})_(.+)$/.exec(base);
-  const spaced = (value: string) => value.replace(/[_]+/g, ' ').replace(/\s+/g, ' ').trim();
-  if (match && /\d/.test(match[1]!)) return { partNumber: match[1], name: spaced(match[2]!) };
-  return { name: spaced(base) };
-}
-
-/** Metadata from the document text, with the file name as the fallback for title and part number. */
-export function extractManualMetadata({ text, fileName }: { text: string; fileName?: string }): ManualMetadata {
-  const fromName = fileName ? parseFileName(fileName) : undefined;
-  const title = detectTitle(text);
-  const partNumber = detectPartNumber(text);
-  return {
-    title: title !== UNKNOWN ? title : fromName?.name || UNKNOWN,
-    technology: detectTechnology(text),
-    datePublished: detectDate(text),
-    partNumber: partNumber !== UNKNOWN ? partNumber : (fromName?.partNumber ?? UNKNOWN),
-  };
+/** Metadata from the document text alone; the file-name fallback is applied by readManualMetadata. */
+export function extractManualMetadata({ text }: { text: string }): ManualMetadata {
+  return { title: detectTitle(text), technology: detectTechnology(text), datePublished: detectDate(text), partNumber: detectPartNumber(text) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectDate, detectPartNumber, detectTechnology, detectTitle, documentTextOf, extractManualMetadata, parseFileName } from './manual-metadata.js';
+import { metadataFromFileName, titleFromFileName } from './file-name.js';
+import { detectDate, detectPartNumber, detectTechnology, detectTitle, extractManualMetadata } from './heuristics.js';
 
 const ROOFTOP_MANUAL = `Carrier
 WeatherMaker 48/50 Series Rooftop Unit
@@ -61,20 +62,13 @@ describe('manual metadata heuristics', () => {
   });
 
   it('parses PARTNUMBER_name file names (SPEC.md section 5)', () => {
-    expect(parseFileName('3BHS123456_ACS880_Hardware_Manual.pdf')).toEqual({ partNumber: '3BHS123456', name: 'ACS880 Hardware Manual' });
-    expect(parseFileName('PN-1234-A_Centrifugal_pump.docx')).toEqual({ partNumber: 'PN-1234-A', name: 'Centrifugal pump' });
-    expect(parseFileName('Pump_Service_Guide.pdf')).toEqual({ name: 'Pump Service Guide' });
+    expect(metadataFromFileName('manuals/3BHS123456_ACS880_Hardware_Manual.pdf')).toEqual({ partNumber: '3BHS123456', title: 'ACS880 Hardware Manual' });
+    expect(metadataFromFileName('PN-1234-A_Centrifugal_pump.docx')).toEqual({ partNumber: 'PN-1234-A', title: 'Centrifugal pump' });
+    expect(metadataFromFileName('Pump_Service_Guide.pdf')).toEqual({ title: 'Unknown', partNumber: 'Unknown' });
+    expect(titleFromFileName('Pump_Service_Guide.pdf')).toBe('Pump Service Guide');
   });
 
-  it('falls back to the file name for the title and the part number, else Unknown', () => {
-    expect(extractManualMetadata({ text: '12 34', fileName: 'manuals/3BHS123456_ACS880_Hardware_Manual.pdf' })).toEqual({
-      title: 'ACS880 Hardware Manual', technology: 'Unknown', datePublished: 'Unknown', partNumber: '3BHS123456',
-    });
+  it('gives Unknown for what the text does not say', () => {
     expect(extractManualMetadata({ text: '' })).toEqual({ title: 'Unknown', technology: 'Unknown', datePublished: 'Unknown', partNumber: 'Unknown' });
-  });
-
-  it('finds the document text inside the metadata prompt', () => {
-    expect(documentTextOf('Extract the title, technology, publication date and part number from this text: Hello\nWorld')).toBe('Hello\nWorld');
-    expect(documentTextOf('Just a document')).toBe('Just a document');
   });
 });

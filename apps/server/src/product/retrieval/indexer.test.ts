@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createProductEvents, type ProductEvents } from '../events.js';
 import { createEmbedder } from './embedder.js';
-import { embedNextBatch } from './indexer.js';
+import { embedNextBatch, startIndexer } from './indexer.js';
 import { findCandidates, retrievePassages } from './retrieve.js';
 
 const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
@@ -53,6 +53,22 @@ describe('re-indexing manuals ingested before embeddings', () => {
     expect(progress.at(-1)).toEqual({ manualId: 'plan', embedded: 1, total: 1 });
     expect(progress.filter((p) => p.manualId === 'fridge').at(-1)).toEqual({ manualId: 'fridge', embedded: 5, total: 5 });
     expect(await embedNextBatch({ pool, embedder, events: createProductEvents(), log: () => undefined })).toBe(false);
+  });
+
+  it('runs in the background: woken, it embeds a newly stored manual and reports its progress to the end', async () => {
+    const events = createProductEvents();
+    const done = new Promise<void>((resolve) => events.on('manual.indexing', (p) => p.manualId === 'late' && p.embedded === p.total && resolve()));
+    const indexer = startIndexer({ pool, embedder, events, log: () => undefined }, { pollMs: 60_000 });
+    try {
+      await pool.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ('late', 'Late manual', '/f/late.pdf', 'late.pdf')");
+      await pool.query("INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number, heading) VALUES ('late_0', 'late', 'Replace the fuse F2.', 0, 1, 'Fuses')");
+      indexer.wake();
+      await done;
+    } finally {
+      await indexer.stop();
+    }
+    const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM manual_content WHERE manual_id = 'late' AND length(embedding) = 2048");
+    expect(rows[0]!.n).toBe(1);
   });
 
   it('leaves a chunk marked never to embed alone', async () => {

@@ -77,10 +77,9 @@ describe('refusals', () => {
 
   it.each(['viewer', 'manager'] as const)('never gives the %s a passage or a source from a system planner', async (role) => {
     const { text, sources } = await ask(role);
-    // The manuals this role may read do not cover it: the chat says so, and suggests only pages it may read.
-    expect(text.startsWith("I couldn't find this in your manuals.")).toBe(true);
-    expect(text).toContain('RC-50 Rooftop Chiller Manual, page 3');
-    expect(sources).toEqual([]);
+    // Whether the chat answers from the pages this role may read or says it found nothing (and suggests
+    // pages), the planner is never among them.
+    expect(sources.every((s) => s.manualId !== PLANNER_ID)).toBe(true);
     expect(text).not.toContain('Plant Room System Planner');
     for (const page of LIBRARY[3].pages) expect(text).not.toContain(page.slice(0, 40));
     expect(text).not.toMatch(/V-17|LT-9|GV-2/);

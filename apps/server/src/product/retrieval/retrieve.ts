@@ -138,8 +138,10 @@ export interface CandidateRow {
 export async function findCandidates(deps: RetrievalDeps, opts: { question: string; role: Role | null }): Promise<ScoredCandidate<CandidateRow>[]> {
   const questionVector = deps.embedder?.embed([opts.question], 'question').then(([v]) => v, () => undefined);
   const { terms, chunks, phrases } = await termStatistics(deps.pool, searchTerms(opts.question));
-  // A term in no chunk still counts against a passage's coverage: the library lacks it.
-  const allWeights = terms.map((t) => idf(t.rows, chunks) * (t.isCode ? 2 : 1));
+  // A term in no chunk still counts against a passage's coverage: the library lacks it. Rarity is
+  // judged as in a library of at least 1,000 chunks: in one of a few chunks every term it has would
+  // count as common, and one word it lacks would outweigh them all.
+  const allWeights = terms.map((t) => idf(t.rows, Math.max(chunks, 1000)) * (t.isCode ? 2 : 1));
   const found = terms.flatMap((t, i) => (t.rows > 0 ? [{ ...t, weight: allWeights[i]! }] : []));
   if (found.length === 0) return [];
   const weights = found.map((t) => t.weight);

@@ -274,10 +274,11 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
     const { page, context, errors, chat } = await openChatAsNewUser(viewport);
     try {
       await chat.input.click();
-      await page.keyboard.type('The unit hums');
+      // A question the library's one manual answers (fault E4), so the answer cites it.
+      await page.keyboard.type('The unit shows fault E4');
       await page.keyboard.press('Shift+Enter');
-      await page.keyboard.type('but the fan does not turn');
-      expect(await chat.input.inputValue()).toBe('The unit hums\nbut the fan does not turn');
+      await page.keyboard.type('and the compressor will not restart');
+      expect(await chat.input.inputValue()).toBe('The unit shows fault E4\nand the compressor will not restart');
       expect(peer.chatRequests()).toHaveLength(0);
       const oneLine = await chat.input.evaluate((el) => el.clientHeight);
 
@@ -285,7 +286,7 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
       await page.keyboard.press('Enter');
       await chat.waitForAnswer();
       expect(peer.chatRequests()).toHaveLength(1);
-      expect(await chat.questions.last().textContent()).toBe('The unit hums\nbut the fan does not turn');
+      expect(await chat.questions.last().textContent()).toBe('The unit shows fault E4\nand the compressor will not restart');
 
       // The input grows with its text, up to 8rem, then scrolls.
       await chat.input.fill(Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n'));
@@ -297,7 +298,7 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
       await page.reload();
       await chat.waitUntilReady();
       await chat.answers.first().waitFor();
-      expect(await chat.questions.allTextContents()).toEqual(['The unit hums\nbut the fan does not turn']);
+      expect(await chat.questions.allTextContents()).toEqual(['The unit shows fault E4\nand the compressor will not restart']);
       expect(await chat.answers.first().locator('strong').textContent()).toBe('fan capacitor');
       expect(await chat.sourceLinks(chat.answers.first()).getAttribute('href')).toMatch(new RegExp(`#page=${MANUAL.page}$`));
       expect(await chat.emptyHeading.count()).toBe(0);

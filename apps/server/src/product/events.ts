@@ -3,6 +3,8 @@ import { EventEmitter } from 'node:events';
 /** What product services announce; the realtime module relays it to the right channels. */
 export interface ProductEvents {
   'manual.status': [{ manualId: string; status: 'pending' | 'processing' | 'ready' | 'failed'; error: string | null; pageCount: number | null }];
+  /** Chunks of a manual embedded so far for semantic search (background indexing after ingestion). */
+  'manual.indexing': [{ manualId: string; embedded: number; total: number }];
 }
 
 export type ProductEventBus = EventEmitter<ProductEvents>;

@@ -54,6 +54,21 @@ describe('POST /api/app/:projectId/chat with a model', () => {
     expect(JSON.parse((await chat.savedRows(tech))[0]!.response).content).toBe(text);
   });
 
+  it('with nothing relevant in the manuals, says so first, suggests the closest pages, and has the model answer from general knowledge', async () => {
+    const question = 'How do I replace the timing belt on the RC-50 delivery van?';
+    peer.set({ reply: 'From general knowledge, not your manuals: slacken the tensioner first.' });
+    const { text, sources } = await readSse(await chat.ask(tech, { question }));
+    const [sent] = peer.chatRequests();
+    const user = (sent!.messages as { role: string; content: string }[]).at(-1)!;
+    expect(user.content.startsWith(question)).toBe(true);
+    expect(user.content).toMatch(/No manual in the library covers this, and the technician has been told so\. Answer from general knowledge and say that it is general knowledge/);
+    expect(user.content).not.toMatch(/Manual excerpts/);
+    expect(text.startsWith("I couldn't find this in your manuals.\n\n**Suggestions only, these may not answer your question:**")).toBe(true);
+    expect(text).toMatch(/^- RC-50 Rooftop Chiller Manual, page \d$/m);
+    expect(text.endsWith('\n\nFrom general knowledge, not your manuals: slacken the tensioner first.')).toBe(true);
+    expect(sources).toEqual([]);
+  });
+
   it('relays the answer in the SSE parts of PLATFORM_API.md 5.2 as it comes, and saves the exchange once', async () => {
     const reply = 'Prime the casing (CP-200 Centrifugal Pump Service Manual, p. 2).';
     const pieces = reply.match(/\S+\s*/g)!; // the peer sends a word per chunk

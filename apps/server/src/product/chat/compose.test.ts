@@ -1,10 +1,10 @@
 // The answer composed without an AI model, from passages as extraction stores them.
 import { describe, expect, it } from 'vitest';
 import { composeAnswer, escapeMarkdown, LOCAL_ANSWER_NOTE } from './compose.js';
-import type { Passage } from './retrieve.js';
+import type { Passage } from '../retrieval/retrieve.js';
 
 const passage = (text: string, over: Partial<Passage> = {}): Passage => ({
-  chunkId: 'c1', manualId: 'manual_cx', title: 'CX-10 Compressor Service Manual', page: 12, fileUrl: 'https://files.test/cx.pdf', text, ...over,
+  chunkId: 'c1', manualId: 'manual_cx', title: 'CX-10 Compressor Service Manual', page: 12, fileUrl: 'https://files.test/cx.pdf', text, heading: '', score: 1, ...over,
 });
 
 const filterPage = [

@@ -1,4 +1,4 @@
-import type { Passage } from './retrieve.js';
+import type { Passage } from '../retrieval/retrieve.js';
 import { type Block, hasWord, parseBlocks, questionTerms, type Terms, termScore } from './passage-text.js';
 
 /** A manual page an answer cites as [n], n being its place in the list (from 1). */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { questionTerms, termScore } from './passage-text.js';
-import type { Passage } from './retrieve.js';
+import type { Passage } from '../retrieval/retrieve.js';
 
 /** A question and its answer from this user's chat a moment ago. */
 export interface Exchange {

@@ -1,6 +1,6 @@
+import type { Passage } from '../retrieval/retrieve.js';
 import type { ChatSource } from './compose.js';
 import { quoteOf } from './compose.js';
-import type { Passage } from './retrieve.js';
 
 /** SPEC.md section 7: cite manual sections, step by step, concise and practical, and say so when guessing. */
 export const CHAT_SYSTEM_PROMPT = [
@@ -37,7 +37,7 @@ export function numberExcerpts(question: string, passages: Passage[]): NumberedE
 /** The user turn: the question wrapped with the numbered excerpts and where each comes from. */
 export function buildChatPrompt(question: string, excerpts: NumberedExcerpts): string {
   if (excerpts.pages.length === 0) {
-    return `${question}\n\n(No manual in the library covers this; answer from general knowledge and say so.)`;
+    return `${question}\n\n(No manual in the library covers this, and the technician has been told so. Answer from general knowledge and say that it is general knowledge, not from their manuals.)`;
   }
   const text = excerpts.pages
     .map((passages, i) => {

@@ -3,11 +3,13 @@ import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
 import { type AiContentPart, type AiMessage, type AiProvider, type AiTextPart, zeroUsage } from '../../ai/provider.js';
 import { ApiError } from '../../errors.js';
+import type { Embedder } from '../retrieval/embedder.js';
+import { retrievePassages } from '../retrieval/retrieve.js';
 import { withKnownCitations } from './citations.js';
 import { type ChatSource, composeAnswer } from './compose.js';
 import { isFollowUp, rankFollowUp, recentExchanges, searchQuestion } from './follow-up.js';
+import { notFoundAnswer } from './not-found.js';
 import { CHAT_SYSTEM_PROMPT, buildChatPrompt, numberExcerpts } from './prompt.js';
-import { retrievePassages } from './retrieve.js';
 import { widenToPage } from './whole-page.js';
 
 /** What the chat needs of an AI provider: with the local one it answers with the passages themselves. */
@@ -19,6 +21,8 @@ export interface ChatDeps {
   /** Reads a file stored here (a chat photo) so it can go to the model as bytes. */
   readOwnFile: (url: string) => Promise<{ bytes: Buffer; contentType: string } | undefined>;
   maxTokens: number;
+  /** Embeds questions for semantic reranking; absent: full-text ranking alone. */
+  embedder?: Pick<Embedder, 'embed'>;
 }
 
 export interface ChatTurn {
@@ -49,9 +53,14 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
   const history = await recentExchanges(deps.pool, turn.user.userId);
   const previous = history.at(-1);
   const searched = searchQuestion(question, previous);
-  const found = await retrievePassages(deps.pool, { question: searched, role: turn.user.role });
+  const { passages: found, relevant, suggestions } = await retrievePassages(deps, { question: searched, role: turn.user.role });
   const passages = previous && isFollowUp(question) ? rankFollowUp(found, question, previous.manualIds[0]) : found;
+  // Nothing relevant enough: the answer says so first, and the model (if any) answers from general knowledge.
+  const notice = relevant ? '' : `${notFoundAnswer(suggestions)}
+
+`;
   if (deps.model.kind === 'local') {
+    if (!relevant) return { sources: [], parts: streamWords(notice.trim()) };
     const answer = composeAnswer(searched, await widenToPage(deps.pool, passages));
     return { sources: answer.sources, parts: streamWords(answer.text) };
   }
@@ -61,8 +70,16 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
     ? [{ type: 'text', text: prompt }, { type: 'image', image: `data:${image.contentType};base64,${image.bytes.toString('base64')}` }]
     : prompt;
   const earlier: AiMessage[] = history.flatMap((e) => [{ role: 'user' as const, content: e.question }, { role: 'assistant' as const, content: e.answer }]);
-  const parts = deps.model.streamText({ system: CHAT_SYSTEM_PROMPT, messages: [...earlier, { role: 'user', content }], maxTokens: deps.maxTokens });
-  return { sources: excerpts.sources, parts: withKnownCitations(parts, excerpts.sources.length) };
+  const parts = withKnownCitations(
+    deps.model.streamText({ system: CHAT_SYSTEM_PROMPT, messages: [...earlier, { role: 'user', content }], maxTokens: deps.maxTokens }),
+    excerpts.sources.length,
+  );
+  return { sources: excerpts.sources, parts: notice ? prefixed(notice, parts) : parts };
+}
+
+async function* prefixed(text: string, parts: AsyncIterable<AiTextPart>): AsyncIterable<AiTextPart> {
+  yield { type: 'text-delta', delta: text };
+  yield* parts;
 }
 
 async function* streamWords(text: string): AsyncIterable<AiTextPart> {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Passage } from './retrieve.js';
+import type { Passage } from '../retrieval/retrieve.js';
 
 /** Joins a page's chunks in order, dropping the text a chunk repeats from the end of the one before. */
 export function stitchChunks(chunks: string[]): string {

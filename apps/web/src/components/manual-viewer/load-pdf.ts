@@ -30,7 +30,8 @@ export function openPdf(pdfjs: Pdfjs, url: string): PDFDocumentLoadingTask {
 /** The technician's words for why a PDF did not open. */
 export function pdfProblem(pdfjs: Pdfjs | undefined, error: unknown): string {
   if (pdfjs && error instanceof pdfjs.InvalidPDFException) return 'This file is not a readable PDF. Download it to open it in another app.';
-  if (pdfjs && error instanceof pdfjs.PasswordException) return 'This PDF is protected by a password. Download it to open it in another app.';
+  // pdf.js 5 does not export PasswordException; its errors carry their class's name.
+  if (error instanceof Error && error.name === 'PasswordException') return 'This PDF is protected by a password. Download it to open it in another app.';
   if (pdfjs && error instanceof pdfjs.ResponseException && error.status === 404) return "The manual's file could not be found.";
   return 'The manual could not be loaded. Check your connection and try again.';
 }

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import { retrievePassages, searchTerms } from './retrieve.js';
+import { retrievePassages } from './retrieve.js';
+import { searchTerms } from './search-terms.js';
 
 // A generated library: 24 manuals of 8 pages, each page about one subject, with the boilerplate
 // real manuals repeat on every page. Questions whose answers sit on known pages, asked the way
@@ -52,7 +53,7 @@ describe('retrievePassages', () => {
     let hits = 0;
     const misses: string[] = [];
     for (const { q, manual, page } of questions) {
-      const passages = await retrievePassages(pool, { question: q, role: 'admin', limit: 5 });
+      const { passages } = await retrievePassages({ pool }, { question: q, role: 'admin', limit: 5 });
       if (passages.some((p) => p.manualId === `m${manual}` && p.page === page)) hits++;
       else misses.push(`${q} -> ${passages.map((p) => `${p.manualId}:${p.page}`).join(' ')}`);
     }
@@ -63,31 +64,60 @@ describe('retrievePassages', () => {
   });
 
   it('ranks an exact part number or error code first', async () => {
-    const [first] = await retrievePassages(pool, { question: 'PN-4407-G', role: 'viewer' });
+    const [first] = (await retrievePassages({ pool }, { question: 'PN-4407-G', role: 'viewer' })).passages;
     expect(first).toMatchObject({ manualId: 'm7', page: 4, title: 'diesel generator service manual' });
   });
 
-  it('never returns a passage of a manual the caller may not read', async () => {
-    const question = `what does error E${(23 * 7) % 90 + 10} mean on the hydraulic lift?`;
-    for (const role of ['viewer', 'manager', null] as const) {
-      const passages = await retrievePassages(pool, { question, role, limit: 50 });
-      expect(passages.some((p) => p.manualId === 'm23')).toBe(false);
+  it('never returns a passage or a suggestion of a manual the caller may not read', async () => {
+    const questions = [`what does error E${(23 * 7) % 90 + 10} mean on the hydraulic lift?`, 'hydraulic lift', 'PN-5523-F'];
+    for (const question of questions) {
+      for (const role of ['viewer', 'manager', null] as const) {
+        const { passages, suggestions } = await retrievePassages({ pool }, { question, role, limit: 50 });
+        expect([...passages, ...suggestions].some((p) => p.manualId === 'm23' || /hydraulic/i.test(p.title + p.text))).toBe(false);
+      }
+      const privileged = await retrievePassages({ pool }, { question, role: 'technician' });
+      expect(privileged.passages[0]?.manualId).toBe('m23');
     }
-    const privileged = await retrievePassages(pool, { question, role: 'technician' });
-    expect(privileged[0]).toMatchObject({ manualId: 'm23', page: 2 });
   });
 
-  it('splits questions into words and codes', () => {
-    expect(searchTerms('Pump shows E42 after replacing PN-4471-B, why?')).toEqual({ words: ['pump', 'shows', 'after', 'replacing', 'why'], codes: ['e42', 'pn-4471-b'] });
+  it('says when nothing in the library is relevant, offering the closest pages as suggestions', async () => {
+    for (const question of ['how do I tile a bathroom floor?', 'what torque for the wheel nuts of a tractor trailer']) {
+      const result = await retrievePassages({ pool }, { question, role: 'admin' });
+      expect(result.relevant, question).toBe(false);
+      expect(result.passages).toEqual([]);
+    }
+    const { relevant, suggestions } = await retrievePassages({ pool }, { question: 'how do I tile the floor around the ice machine', role: 'admin' });
+    expect(relevant).toBe(false);
+    expect(suggestions[0]?.manualId).toBe('m2');
+  });
+
+  it('splits questions into words and identifiers', () => {
+    expect(searchTerms('Pump shows E42 after replacing PN-4471-B, why?')).toMatchObject({ words: ['pump', 'shows', 'after', 'replacing', 'why'], codes: ['e42', 'pn-4471-b'] });
+    expect(searchTerms('what does gpio_set_level or setTimeout return')).toEqual({
+      words: ['what', 'does', 'or', 'return'], codes: ['gpio_set_level', 'settimeout'],
+      pairs: ['what does', 'does gpio_set_level', 'gpio_set_level or', 'or settimeout', 'settimeout return'],
+    });
   });
 });
 
-describe('a small library', () => {
-  it('is sent whole, even when no word matches', async () => {
-    const { pool: small } = await createTestDatabase();
-    await small.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ('s1', 'Pump', '/f/s1.pdf', 's1.pdf')");
-    await small.query("INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ('c1', 's1', 'Prime the pump before first start.', 0, 1), ('c2', 's1', 'Check the impeller.', 1, 2)");
-    const passages = await retrievePassages(small, { question: 'it will not start', role: 'viewer' });
-    expect(passages.map((p) => p.chunkId).sort()).toEqual(['c1', 'c2']);
+describe('identifiers', () => {
+  it('puts the chunk that names a function, register or error code exactly first, above chunks of common words', async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ('fw', 'Firmware reference', '/f/fw.pdf', 'fw.pdf')");
+    const pages = [
+      'Setting a pin level. Call the GPIO driver to set the output level of a pin; the level is 0 or 1. Set the level after configuring the pin as output.',
+      'gpio_set_level(gpio_num, level) sets the output level of a pad. Returns ESP_ERR_INVALID_ARG when the pin number is wrong.',
+      'Register TIMG_T0CONFIG_REG configures timer 0 of the group: the divider, auto-reload and the alarm enable bit.',
+      'Timer configuration. Configure the timer group with a divider and enable the alarm and auto-reload as needed for the timer.',
+      'Error 0x105 ESP_ERR_NOT_FOUND: the requested resource was not found. Check the partition table.',
+      'Errors. Each error has a code; the requested resource, partition or pin may be wrong. Check the table of errors.',
+    ];
+    for (const [i, text] of pages.entries()) {
+      await lib.query('INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)', [`fw_${i}`, 'fw', text, i, i + 1]);
+    }
+    const first = async (question: string) => (await retrievePassages({ pool: lib }, { question, role: 'viewer' })).passages[0]?.page;
+    expect(await first('how do I set the level of a pin, gpio_set_level?')).toBe(2);
+    expect(await first('what does TIMG_T0CONFIG_REG configure for the timer?')).toBe(3);
+    expect(await first('I get error 0x105 when the resource is not found')).toBe(5);
   });
 });

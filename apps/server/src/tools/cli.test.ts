@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../db/embedded.js';
-import { type ServerProcess, startServerProcess } from '../faults/server-process.js';
+import { type ServerProcess, startServerProcess } from '../test-support/server-process.js';
 import { startS3Peer } from '../storage/test-support/s3-peer.js';
 import { TEST_PASSWORD } from '../test-support/users.js';
 import { emptyDatabase, rowCounts } from './test-support/installs.js';

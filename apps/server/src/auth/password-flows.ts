@@ -1,4 +1,4 @@
-import { transaction } from '../db/rest/service.js';
+import { transaction } from '../db/pool.js';
 import { ApiError } from '../errors.js';
 import { passwordResetEmail } from '../notify/templates.js';
 import { createAccount, findAccountByEmail, findAccountById, mayHaveAccount, normaliseEmail } from './accounts.js';

@@ -104,7 +104,8 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
       expect(await chat.emptyText.isVisible()).toBe(true);
       expect(await chat.send.isDisabled()).toBe(true); // blank input, no photo
 
-      const reply = 'Fault **E4** is a compressor lockout. Steps:\n\n1. Reset the breaker.\n2. Wait five minutes.\n3. Check the contactor (RTU-500 Rooftop Unit Service Manual, p. 3).';
+      // [1] is the one page the model was given; [4] names no excerpt and is dropped on the way.
+      const reply = 'Fault **E4** is a compressor lockout [1]. Steps:\n\n1. Reset the breaker.\n2. Wait five minutes [4].\n3. Check the contactor [1].';
       peer.set({ reply, chunkDelayMs: 120, responseDelayMs: 600 });
       await chat.sendUserMessage('What does fault E4 mean?');
 
@@ -128,7 +129,13 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
       expect(full.length).toBeGreaterThan(partial.length);
       expect(full).toContain('Check the contactor');
       expect(await answer.locator('strong').textContent()).toBe('E4'); // rendered as markdown
-      expect(await answer.locator('ol > li').count()).toBe(3);
+      expect(await answer.locator('ol:not([aria-labelledby]) > li').count()).toBe(3);
+      expect(full).not.toContain('[4]');
+      const citations = answer.getByRole('link', { name: `Source 1: ${MANUAL.title}, page ${MANUAL.page}` });
+      expect(await citations.count()).toBe(2);
+      for (const citation of await citations.all()) {
+        expect(await citation.getAttribute('href')).toBe(`${server.url}/files/manuals/rtu-500.pdf#page=${MANUAL.page}`);
+      }
       expect(JSON.stringify(peer.chatRequests()[0]!.messages)).toContain('What does fault E4 mean?');
 
       const link = chat.sourceLinks(answer);
@@ -142,7 +149,7 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
       expect(await chat.input.inputValue()).toBe('');
       expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA'); // back to typing
       expect(await fitsWidth(chat)).toBe(true);
-      await saveScreenshot(page, `chat-answer-${viewport}`);
+      await saveScreenshot(page, `answer-model-${viewport}`); // kept with the tests (.gitignore)
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -175,7 +182,7 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
         images: [...element.querySelectorAll('img')].map((img) => img.getAttribute('src')),
         handlers: [...element.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name)),
         // Links in the answer's text; the source links under it are checked in the first test.
-        hrefs: [...element.querySelectorAll('a')].filter((a) => !a.closest('ul[aria-labelledby]')).map((a) => a.getAttribute('href')),
+        hrefs: [...element.querySelectorAll('a')].filter((a) => !a.closest('ol[aria-labelledby]')).map((a) => a.getAttribute('href')),
       }));
       // Only this server's image is shown; the one that fails to load gives way to its alt text.
       expect(dom).toEqual({ scripts: 0, images: ['/favicon.svg'], handlers: [], hrefs: [] });

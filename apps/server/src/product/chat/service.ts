@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
-import { type AiContentPart, type AiProvider, type AiTextPart, zeroUsage } from '../../ai/provider.js';
+import { type AiContentPart, type AiMessage, type AiProvider, type AiTextPart, zeroUsage } from '../../ai/provider.js';
 import { ApiError } from '../../errors.js';
-import { CHAT_SYSTEM_PROMPT, buildChatPrompt, localAnswer } from './prompt.js';
-import { type Passage, retrievePassages } from './retrieve.js';
+import { withKnownCitations } from './citations.js';
+import { type ChatSource, composeAnswer } from './compose.js';
+import { isFollowUp, rankFollowUp, recentExchanges, searchQuestion } from './follow-up.js';
+import { CHAT_SYSTEM_PROMPT, buildChatPrompt, numberExcerpts } from './prompt.js';
+import { retrievePassages } from './retrieve.js';
+import { widenToPage } from './whole-page.js';
 
 /** What the chat needs of an AI provider: with the local one it answers with the passages themselves. */
 export type ChatModel = Pick<AiProvider, 'kind' | 'streamText'>;
@@ -24,15 +28,17 @@ export interface ChatTurn {
 }
 
 export interface ChatAnswer {
-  sources: { manualId: string; title: string; page: number | null; fileUrl: string }[];
+  /** The pages the answer cites as [1], [2]...: sources[n - 1] is [n]. */
+  sources: ChatSource[];
   /** The model's answer, part by part; ends with a finish part. */
   parts: AsyncIterable<AiTextPart>;
 }
 
 /**
  * Finds the passages that answer the question among the manuals this user may read and starts
- * the answer. Everything that can be refused (a photo that is not ours) is refused here,
- * before a stream is opened.
+ * the answer. A follow-up ("what about the 4 second one?") is searched with the words and the
+ * manual of the user's previous question, and a model also sees the last exchanges. Everything
+ * that can be refused (a photo that is not ours) is refused here, before a stream is opened.
  */
 export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<ChatAnswer> {
   const image = turn.imageUrl ? await deps.readOwnFile(turn.imageUrl) : undefined;
@@ -40,25 +46,23 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
     throw new ApiError('VALIDATION_ERROR', 'imageUrl must be an image uploaded to FieldAssist');
   }
   const question = turn.question.trim() || 'What is wrong with the equipment in this photo?';
-  const passages = await retrievePassages(deps.pool, { question, role: turn.user.role });
-  const sources = citedSources(passages);
-  if (deps.model.kind === 'local') return { sources, parts: streamWords(localAnswer(passages)) };
-  const prompt = buildChatPrompt(question, passages);
+  const history = await recentExchanges(deps.pool, turn.user.userId);
+  const previous = history.at(-1);
+  const searched = searchQuestion(question, previous);
+  const found = await retrievePassages(deps.pool, { question: searched, role: turn.user.role });
+  const passages = previous && isFollowUp(question) ? rankFollowUp(found, question, previous.manualIds[0]) : found;
+  if (deps.model.kind === 'local') {
+    const answer = composeAnswer(searched, await widenToPage(deps.pool, passages));
+    return { sources: answer.sources, parts: streamWords(answer.text) };
+  }
+  const excerpts = numberExcerpts(searched, passages);
+  const prompt = buildChatPrompt(question, excerpts);
   const content: string | AiContentPart[] = image
     ? [{ type: 'text', text: prompt }, { type: 'image', image: `data:${image.contentType};base64,${image.bytes.toString('base64')}` }]
     : prompt;
-  return { sources, parts: deps.model.streamText({ system: CHAT_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: deps.maxTokens }) };
-}
-
-/** One source per manual page, in the order the passages were ranked. */
-function citedSources(passages: Passage[]): ChatAnswer['sources'] {
-  const seen = new Set<string>();
-  return passages.flatMap((p) => {
-    const key = `${p.manualId}:${p.page}`;
-    if (seen.has(key)) return [];
-    seen.add(key);
-    return [{ manualId: p.manualId, title: p.title, page: p.page, fileUrl: p.fileUrl }];
-  });
+  const earlier: AiMessage[] = history.flatMap((e) => [{ role: 'user' as const, content: e.question }, { role: 'assistant' as const, content: e.answer }]);
+  const parts = deps.model.streamText({ system: CHAT_SYSTEM_PROMPT, messages: [...earlier, { role: 'user', content }], maxTokens: deps.maxTokens });
+  return { sources: excerpts.sources, parts: withKnownCitations(parts, excerpts.sources.length) };
 }
 
 async function* streamWords(text: string): AsyncIterable<AiTextPart> {

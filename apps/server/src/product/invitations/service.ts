@@ -20,6 +20,8 @@ export interface InvitedUser {
   userRole: { id: string; userId: string; role: Role; assignedBy: string };
   /** False when the user was added but the email could not be handed to the mail relay. */
   invitationSent: boolean;
+  /** Where the invitation went: a real mail relay (SMTP_URL), or the server's outbox (/dev/outbox) without one. */
+  deliveredTo: 'email' | 'outbox';
 }
 
 /**
@@ -65,5 +67,6 @@ export async function inviteUser(ctx: AuthContext, input: InviteUserInput, log: 
     user: { id: email, email, displayName: input.displayName, phone: input.phone ?? null, role: input.role, createdAt: created.toISOString() },
     userRole: { id: roleId, userId: email, role: input.role, assignedBy: input.inviter.email },
     invitationSent,
+    deliveredTo: ctx.config.smtpUrl ? 'email' : 'outbox',
   };
 }

@@ -114,4 +114,4 @@ export async function readSse(response: Response, onPart: (part: SsePart) => voi
 }
 
 export type SsePart = { type: string; delta?: string; data?: unknown; errorText?: string; [key: string]: unknown };
-export interface ChatSource { manualId: string; title: string; page: number | null; fileUrl: string }
+export interface ChatSource { manualId: string; title: string; page: number | null; fileUrl: string; quote: string }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { PageText, TextChunk } from '../../data/chunk.js';
 import type { ExtractDocument } from '../../data/extract.js';
-import { transaction } from '../../db/rest/service.js';
+import { transaction } from '../../db/pool.js';
 import { ApiError } from '../../errors.js';
 import type { ProductEventBus } from '../events.js';
 import { deleteFileText, findFileText } from '../manuals/texts.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Role } from '../../auth/caller.js';
 import type { AuthContext } from '../../auth/context.js';
 import { createMagicLink } from '../../auth/link-flows.js';
-import { transaction } from '../../db/rest/service.js';
+import { transaction } from '../../db/pool.js';
 import { ApiError } from '../../errors.js';
 import { invitationEmail } from '../../notify/templates.js';
 

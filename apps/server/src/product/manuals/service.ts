@@ -7,7 +7,7 @@ import { type Caller, requireSignedIn } from '../../auth/caller.js';
 import type { PageText } from '../../data/chunk.js';
 import type { ExtractDocument } from '../../data/extract.js';
 import type { AfterInsert } from '../../db/rest/policy.js';
-import { transaction } from '../../db/rest/service.js';
+import { transaction } from '../../db/pool.js';
 import { ApiError } from '../../errors.js';
 import type { FileStore } from '../../storage/index.js';
 import { topFolder } from '../../storage/paths.js';

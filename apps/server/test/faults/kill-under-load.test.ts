@@ -3,15 +3,15 @@ import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeManualPdf } from '../data/fixtures/make-documents.js';
-import { freePort } from '../db/embedded.js';
-import { newStorageKey } from '../storage/paths.js';
-import { ORPHAN_MIN_AGE_MS } from '../storage/sweep-orphans.js';
-import { eventually } from '../storage/test-support/upload-requests.js';
-import { createTestDatabase } from '../test-support/test-database.js';
-import { TEST_AUTH_SECRET, TEST_SERVICE_KEY } from '../test-support/test-server.js';
-import { TEST_PASSWORD } from '../test-support/users.js';
-import { type ServerProcess, startServerProcess } from './server-process.js';
+import { makeManualPdf } from '../../src/data/fixtures/make-documents.js';
+import { freePort } from '../../src/db/embedded.js';
+import { newStorageKey } from '../../src/storage/paths.js';
+import { ORPHAN_MIN_AGE_MS } from '../../src/storage/sweep-orphans.js';
+import { eventually } from '../../src/storage/test-support/upload-requests.js';
+import { createTestDatabase } from '../../src/test-support/test-database.js';
+import { TEST_AUTH_SECRET, TEST_SERVICE_KEY } from '../../src/test-support/test-server.js';
+import { TEST_PASSWORD } from '../../src/test-support/users.js';
+import { type ServerProcess, startServerProcess } from '../../src/test-support/server-process.js';
 
 // kill -9 of the real server process in the middle of concurrent uploads, manual ingestion
 // and streamed chats (local AI provider), then a restart on the same DATA_DIR and database.

@@ -1,6 +1,6 @@
 import { createClient } from '@blinkdotnew/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../test-support/test-server.js';
+import { startTestServer } from '../../src/test-support/test-server.js';
 
 // The published platform client (@blinkdotnew/sdk 2.9.0, headless mode) against our server:
 // auth at auth.authUrl, and its hard-coded core URL pointed here as PLATFORM_API.md section 0 says.

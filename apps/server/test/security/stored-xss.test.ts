@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../storage/test-support/upload-requests.js';
-import { buildTestApp } from '../test-support/test-server.js';
-import { type TestUser, signUpUser } from '../test-support/users.js';
+import { multipart } from '../../src/storage/test-support/upload-requests.js';
+import { buildTestApp } from '../../src/test-support/test-server.js';
+import { type TestUser, signUpUser } from '../../src/test-support/users.js';
 
 // Stored XSS: markup saved as a manual title, tag name, file name, chat question or manual
 // text comes back from the API as inert data (JSON or SSE, never HTML, byte for byte what

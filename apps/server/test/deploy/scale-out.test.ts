@@ -3,12 +3,12 @@
 // (Ingestion jobs done exactly once by two instances: product/ingestion/ingestion-recovery.test.ts.)
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDIS_URL, redisAvailable } from '../realtime/test-support/redis.js';
-import { openSocket } from '../realtime/test-support/socket-client.js';
-import { startS3Peer } from '../storage/test-support/s3-peer.js';
-import { multipart } from '../storage/test-support/upload-requests.js';
-import { buildTestApp } from '../test-support/test-server.js';
-import { signUpUser, TEST_PASSWORD, type TestUser } from '../test-support/users.js';
+import { REDIS_URL, redisAvailable } from '../../src/realtime/test-support/redis.js';
+import { openSocket } from '../../src/realtime/test-support/socket-client.js';
+import { startS3Peer } from '../../src/storage/test-support/s3-peer.js';
+import { multipart } from '../../src/storage/test-support/upload-requests.js';
+import { buildTestApp } from '../../src/test-support/test-server.js';
+import { signUpUser, TEST_PASSWORD, type TestUser } from '../../src/test-support/users.js';
 
 type Instance = { app: FastifyInstance; url: string };
 let s3: Awaited<ReturnType<typeof startS3Peer>>;

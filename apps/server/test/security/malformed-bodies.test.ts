@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SERVICE_KEY, buildTestApp } from '../test-support/test-server.js';
-import { type TestUser, signUpUser } from '../test-support/users.js';
+import { TEST_SERVICE_KEY, buildTestApp } from '../../src/test-support/test-server.js';
+import { type TestUser, signUpUser } from '../../src/test-support/users.js';
 
 // Every route of the real app, read from its own route table, gets bodies that are broken
 // (bad JSON, the wrong content type, over the size limit, cut-off multipart, JSON of the wrong

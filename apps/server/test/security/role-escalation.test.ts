@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SERVICE_KEY, buildTestApp } from '../test-support/test-server.js';
-import { TEST_PASSWORD, type TestUser, signUpUser } from '../test-support/users.js';
+import { TEST_SERVICE_KEY, buildTestApp } from '../../src/test-support/test-server.js';
+import { TEST_PASSWORD, type TestUser, signUpUser } from '../../src/test-support/users.js';
 
 // A signed-in user trying to become admin, or to add people, without being admin: through
 // the user_roles and users tables, the profile endpoint, sign-up and the invitations route.

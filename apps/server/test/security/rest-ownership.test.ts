@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SERVICE_KEY, buildTestApp } from '../test-support/test-server.js';
-import { type TestUser, signUpUser } from '../test-support/users.js';
+import { TEST_SERVICE_KEY, buildTestApp } from '../../src/test-support/test-server.js';
+import { type TestUser, signUpUser } from '../../src/test-support/users.js';
 
 // Another user's jobs, chat history and profile, attacked through every form of the REST API
 // that policies.test.ts does not already try (it covers get/list by id, create, PATCH and

@@ -19,9 +19,9 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { REDIS_URL, redisAvailable } from '../realtime/test-support/redis.js';
-import { buildTestApp, TEST_SERVICE_KEY } from '../test-support/test-server.js';
-import { signUpUser, TEST_PASSWORD, type TestUser } from '../test-support/users.js';
+import { REDIS_URL, redisAvailable } from '../../src/realtime/test-support/redis.js';
+import { buildTestApp, TEST_SERVICE_KEY } from '../../src/test-support/test-server.js';
+import { signUpUser, TEST_PASSWORD, type TestUser } from '../../src/test-support/users.js';
 
 const CADDYFILE = fileURLToPath(new URL('../../../../deploy/Caddyfile', import.meta.url));
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SERVICE_KEY, buildTestApp } from '../test-support/test-server.js';
-import { TEST_PASSWORD, type TestUser, signUpUser } from '../test-support/users.js';
+import { TEST_SERVICE_KEY, buildTestApp } from '../../src/test-support/test-server.js';
+import { TEST_PASSWORD, type TestUser, signUpUser } from '../../src/test-support/users.js';
 
 // Guessing passwords and emailed tokens (magic links, password resets, email verification)
 // against the rate limits: after the budget, 429 RATE_LIMITED with SPEC.md's text, even for

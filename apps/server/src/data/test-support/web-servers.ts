@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { resolveCaller } from '../auth/caller.js';
-import { createTokenSigner } from '../auth/tokens.js';
-import { loadConfig } from '../config.js';
-import { registerErrorHandler } from '../error-handler.js';
-import { createFileStore, type FileStore } from '../storage/index.js';
-import { TEST_AUTH_SECRET, TEST_SERVICE_KEY, buildTestApp } from '../test-support/test-server.js';
-import { signUpUser, type TestUser } from '../test-support/users.js';
-import { isPublicAddress } from './address-policy.js';
-import { registerWebDataRoutes } from './web-routes.js';
+import { resolveCaller } from '../../auth/caller.js';
+import { createTokenSigner } from '../../auth/tokens.js';
+import { loadConfig } from '../../config.js';
+import { registerErrorHandler } from '../../error-handler.js';
+import { createFileStore, type FileStore } from '../../storage/index.js';
+import { TEST_AUTH_SECRET, TEST_SERVICE_KEY, buildTestApp } from '../../test-support/test-server.js';
+import { signUpUser, type TestUser } from '../../test-support/users.js';
+import { isPublicAddress } from '../address-policy.js';
+import { registerWebDataRoutes } from '../web-routes.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 

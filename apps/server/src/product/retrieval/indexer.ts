@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { transaction } from '../../db/rest/service.js';
+import { transaction } from '../../db/pool.js';
 import type { ProductEventBus } from '../events.js';
 import type { Embedder } from './embedder.js';
 

@@ -1,11 +1,14 @@
 // Manuals offline (issue 18): "Save for offline" keeps a manual's file on the phone, the library
 // says how much space that takes, and with the network switched off the library still lists
 // the manual and the service worker serves the saved file at its own URL, whole or in the
-// ranges the pdf.js viewer asks for. Remove gives the space back.
+// ranges the pdf.js viewer asks for, so an answer's citation opens the saved manual in the
+// viewer with no network. Remove gives the space back.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
+import { ChatPage } from './pages/chat-page.js';
 import { LibraryPage } from './pages/library-page.js';
+import { ManualViewer } from './pages/manual-viewer.js';
 import { launchBrowser, saveScreenshot, unexpectedErrors } from './support/browser.js';
 import { RTU_TITLE, rtuManualPdf } from './support/library-files.js';
 import { OFFLINE_NOISE, waitForServiceWorker } from './support/offline.js';
@@ -41,7 +44,7 @@ function fetchInPage(page: Page, url: string, range?: string) {
 }
 
 describe('manuals saved for offline', () => {
-  test('a saved manual is listed and served offline, in ranges too; removed, it is gone', async () => {
+  test('a saved manual is listed and served offline, in ranges too, and a citation opens it in the viewer offline; removed, it is gone', async () => {
     const { page, context, errors, app } = await openSignedIn({ browser, viewport: 'phone', serverUrl: server.url, label: 'saver' });
     try {
       await app.openTab('Manuals');
@@ -61,9 +64,24 @@ describe('manuals saved for offline', () => {
       expect(await library.panel.getByTestId('offline-storage').textContent()).toMatch(/Saved for offline: 1 manual\(s\), \d+\.\d\d KB on this phone/);
       await saveScreenshot(page, 'offline-manual-saved-phone');
 
+      // Online: an answer that cites page 3 of the saved manual.
+      await card.and(page.locator('[data-status="ready"]')).waitFor({ timeout: 30_000 });
+      await app.openTab('AI Assistant');
+      const chat = new ChatPage(page);
+      await chat.sendUserMessage('What does fault E7 mean?');
+      await chat.waitForAnswer();
+
       await context.setOffline(true);
       await page.reload();
       await app.waitUntilSignedIn();
+      // Offline: the answer is read from the device, and its citation opens the saved manual in the viewer.
+      await app.openTab('AI Assistant');
+      await chat.sourceLinks().filter({ hasText: `${RTU_TITLE}, page 3` }).click();
+      const viewer = new ManualViewer(page);
+      await viewer.waitForPage(3, { timeout: 30_000 });
+      expect(await viewer.pageLabel.textContent()).toMatch(/Page 3 of 3/);
+      await saveScreenshot(page, 'offline-manual-viewer-phone');
+      await viewer.close.click();
       await app.openTab('Manuals');
       await card.getByTestId('saved-offline').waitFor();
       const whole = await fetchInPage(page, fileUrl);

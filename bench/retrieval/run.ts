@@ -228,6 +228,9 @@ async function main() {
   const askStarted = performance.now();
   const results: Asked[] = [];
   for (const [i, q] of questions.entries()) {
+    // Each question of the set stands alone: with the earlier exchanges gone, none is taken for a
+    // follow-up of the question asked before it (the chat reads the last 15 minutes' exchanges).
+    await server.pool.query('DELETE FROM chat_messages');
     const answer = await ask(server, users.technicians[i % users.technicians.length]!, q.question);
     const sources = answer.sources.map((s) => ({ manual: nameOf.get(s.manualId) ?? s.manualId, title: s.title, page: s.page }));
     results.push(scoreQuestion(q, { ...answer, sources }));

@@ -32,6 +32,8 @@ describe('Add User', () => {
     try {
       await app.openTab('Add User');
       const form = new AddUserPage(page);
+      await form.email.waitFor();
+      expect(await form.adminOnlyNotice.count()).toBe(0); // an admin is not warned
 
       // SPEC.md section 6: the Add User page offers these three roles with these descriptions (Viewer is the library dialog's).
       expect(await form.roleOptions()).toEqual(['Admin – Full access', 'Manager – Upload manuals', 'Technician – Read-only']);
@@ -50,6 +52,9 @@ describe('Add User', () => {
       await saveScreenshot(page, `add-user-filled-${viewport}`);
       await form.submit.click();
       await app.toast.filter({ hasText: 'User Terry Tech added successfully!' }).waitFor();
+      // No SMTP_URL on this server: the toast says where the invitation went instead of "emailed".
+      expect(await app.toastText()).toContain("is in the server's outbox (/dev/outbox)");
+      expect(await app.toastText()).not.toContain('emailed');
       expect(await form.email.inputValue()).toBe('');
       await saveScreenshot(page, `add-user-added-${viewport}`);
 
@@ -75,8 +80,15 @@ describe('Add User', () => {
       const app = new AppShell(page);
       await app.waitUntilSignedIn();
 
+      // The name the admin gave at invitation, not the email and one initial, before any Profile save.
+      expect(await app.avatarButton.getAttribute('aria-label')).toBe('Profile of Terry Tech');
+      expect(await app.avatarButton.textContent()).toContain('TT');
+
       await app.openTab('Add User');
       const form = new AddUserPage(page);
+      // Told before typing that only admins add users.
+      await form.adminOnlyNotice.waitFor();
+      expect(await form.adminOnlyNotice.textContent()).toContain('Only admins can add users');
       await form.fill({ email: uniqueEmail('nope'), displayName: 'Not Allowed', role: 'Admin' });
       await form.submit.click();
       await app.toast.filter({ hasText: 'Failed to add user' }).waitFor();

@@ -117,7 +117,7 @@ describe.each(VIEWPORT_NAMES)('the signed-in shell on %s', (viewport) => {
       await page.locator('body').focus();
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       const seen: string[] = [];
-      for (let i = 0; i < 12; i++) {
+      for (let i = 0; i < 16; i++) {
         await page.keyboard.press('Tab');
         const now = await focused(page);
         if (!now) continue;

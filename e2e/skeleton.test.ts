@@ -28,9 +28,8 @@ describe.each(VIEWPORT_NAMES)('landing page on %s', (viewport) => {
       expect(await landing.tagline.isVisible()).toBe(true);
       expect(await landing.signIn.count()).toBe(1);
       expect(await landing.signIn.isVisible()).toBe(true);
-      expect(await landing.signIn.getAttribute('href')).toBe(
-        `/auth?redirect_url=${encodeURIComponent(`${server.url}/`)}&project_id=fieldassist`,
-      );
+      // A button that starts the hosted sign-in (SPEC.md section 1); its redirect is tested in sign-in.test.ts.
+      expect(await landing.signIn.evaluate((el) => el.tagName)).toBe('BUTTON');
       expect(await landing.featureTitles()).toEqual(['AI Chat Support', 'Visual Diagnostics']);
 
       const width = page.viewportSize()?.width ?? 0;

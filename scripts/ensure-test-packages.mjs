@@ -11,7 +11,7 @@ import { delimiter, join } from 'node:path';
 /** Each package this script knows: the command it provides (found on PATH or at its Debian path). */
 const PACKAGES = {
   chromium: { command: 'chromium', debianPath: '/usr/bin/chromium', usedBy: 'the browser tests (e2e/)' },
-  caddy: { command: 'caddy', debianPath: '/usr/bin/caddy', usedBy: 'apps/server/src/deploy/reverse-proxy.test.ts' },
+  caddy: { command: 'caddy', debianPath: '/usr/bin/caddy', usedBy: 'apps/server/test/deploy/reverse-proxy.test.ts' },
 };
 
 const names = process.argv.slice(2);

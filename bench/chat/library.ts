@@ -57,7 +57,8 @@ export async function insertManuals(pool: pg.Pool, from: number, to: number, chu
   const q = QUANTITIES.map(([name]) => name!);
   const units = QUANTITIES.map(([, unit]) => unit!);
   await pool.query(
-    `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number)
+    // embedding '\x': generated text the background indexer leaves alone (embedding a million chunks would take days).
+    `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number, embedding)
      SELECT 'manual_' || m || '_' || c, 'manual_' || m,
        (${lit(['XR', 'TX', 'KM', 'VB', 'QS', 'HZ'])})[1 + m % 6] || '-' || (100 + (m * 7) % 900) || ' ' || upper((${lit(EQUIPMENT)})[1 + m % ${EQUIPMENT.length}])
        || ' SERVICE MANUAL, section ' || (c / 8 + 1) || '.' || (c % 8 + 1) || ', page ' || (c / 2 + 1) || '. '
@@ -69,7 +70,7 @@ export async function insertManuals(pool: pg.Pool, from: number, to: number, chu
        || 'Replacement ' || ${pick(COMPONENTS, 15)} || ': part number PN-' || (1000 + ${h(16)} % 9000) || '-' || chr(65 + ${h(17)} % 26) || '. '
        || 'Torque the fixing screws to ' || (2 + ${h(18)} % 60) || ' Nm and ' || lower(${pick(ACTIONS, 19)}) || ' the ' || ${pick(COMPONENTS, 20)} || ' before restarting. '
        || 'WARNING: isolate the electrical supply and lock out the unit before removing any cover. Only qualified personnel may service this equipment.',
-       c, c / 2 + 1
+       c, c / 2 + 1, '\\x'::bytea
      FROM generate_series($1::int, $2::int - 1) m CROSS JOIN generate_series(0, $3::int - 1) c CROSS JOIN LATERAL (SELECT m * $3::int + c AS g) gg`,
     [from, to, chunksPerManual],
   );

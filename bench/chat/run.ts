@@ -32,7 +32,7 @@ import { loadConfig } from '../../apps/server/src/config.js';
 import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.js';
 import { migrate } from '../../apps/server/src/db/migrate.js';
 import { createPool } from '../../apps/server/src/db/pool.js';
-import { retrievePassages } from '../../apps/server/src/product/chat/retrieve.js';
+import { retrievePassages } from '../../apps/server/src/product/retrieval/retrieve.js';
 import { startOpenAiPeer } from '../../apps/server/src/test-support/openai-peer.js';
 import { sampleQuestions, seedLibrary } from './library.js';
 import { isAppText, isPeerText, summarise, timeFirstText } from './measure.js';
@@ -136,7 +136,7 @@ async function main() {
     const sent = peer.chatRequests().at(-1)!;
     const timedPeer = await timeFirstText(`${peer.baseUrl}/chat/completions`, {}, sent, isPeerText);
     const sqlStart = performance.now();
-    await retrievePassages(pool, { question, role: user.role });
+    await retrievePassages({ pool }, { question, role: user.role });
     const retrieval = performance.now() - sqlStart;
     if (i >= opts.warmup) samples.push({ question, role: user.role, app: timedApp.firstTextMs, appTotal: timedApp.totalMs, peer: timedPeer.firstTextMs, retrieval });
     if ((i + 1) % 50 === 0) log(`  ${i + 1} of ${questions.length} questions`);

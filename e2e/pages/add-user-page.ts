@@ -12,6 +12,8 @@ export class AddUserPage {
   readonly submit: Locator;
   readonly clear: Locator;
   readonly error: Locator;
+  /** Shown to anyone but an admin, above the form. */
+  readonly adminOnlyNotice: Locator;
 
   constructor(readonly page: Page) {
     this.panel = page.getByRole('main', { name: 'Add User' });
@@ -22,6 +24,7 @@ export class AddUserPage {
     this.submit = this.panel.getByRole('button', { name: 'Add User', exact: true });
     this.clear = this.panel.getByRole('button', { name: 'Clear' });
     this.error = this.panel.getByRole('alert');
+    this.adminOnlyNotice = this.panel.getByRole('note');
   }
 
   /** The role select's options as shown (label and description), read with the list open, then closed again. */

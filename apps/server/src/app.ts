@@ -25,7 +25,9 @@ import { securityHeaders } from './web/security-headers.js';
 import { registerWebApp } from './web/static.js';
 import { createAiProvider, createAiRateLimit, type DownloadFile, registerAiRoutes } from './ai/index.js';
 import { registerAnalyticsRoutes } from './analytics/routes.js';
-import { chunkText } from './data/chunk.js';
+import { chunkSections } from './data/chunk-sections.js';
+import { createEmbedder } from './product/retrieval/embedder.js';
+import { startIndexer } from './product/retrieval/indexer.js';
 import { createExtractor } from './data/extract.js';
 import { createOcr } from './data/ocr/index.js';
 import { registerDataRoutes } from './data/routes.js';
@@ -180,18 +182,23 @@ export async function buildApp({ config, pool, downloadFile, logDestination }: A
   registerWebDataRoutes(app, { config, saveFile: files.saveServerFile });
   const aiRateLimit = createAiRateLimit(app, config.aiRateLimitPerMinute);
   registerAiRoutes(app, { provider: ai, rateLimit: aiRateLimit, config });
-  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, readPhotoText: ocr.readPhoto, maxTokens: config.aiMaxOutputTokens, rateLimit: aiRateLimit });
+  // Sentence embeddings for semantic search, in worker threads: one for questions, one for indexing manuals.
+  const embedder = config.embeddings ? createEmbedder({ timeoutMs: config.embedTimeoutMs, maxMemoryMb: 512 }) : undefined;
+  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, readPhotoText: ocr.readPhoto, maxTokens: config.aiMaxOutputTokens, rateLimit: aiRateLimit, embedder });
   registerManualRoutes(app, { pool, files, extract: extractor.extractDocument, ai, log: warn });
   await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
   // Every open library view sees a manual's processing status change, and its scanned pages being read, as it happens.
   events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => warn(`realtime: ${error.message}`)));
   events.on('manual.progress', (progress) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.progress', data: progress }).catch((error: Error) => warn(`realtime: ${error.message}`)));
-  const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkText, events, log: app.log });
+  events.on('manual.indexing', (progress) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.indexing', data: progress }).catch((error: Error) => warn(`realtime: ${error.message}`)));
+  const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkSections, events, log: app.log });
+  // Chunks without embeddings (new manuals, and manuals ingested before embeddings) are embedded in the background.
+  const indexer = embedder && startIndexer({ pool, embedder, events, log: warn });
+  if (indexer) events.on('manual.status', ({ status }) => status === 'ready' && indexer.wake());
   // A manual cut off mid-extraction is picked up again by the next start (its job stays queued).
   app.addHook('onClose', async () => {
-    const stopped = ingestion.stop();
-    await extractor.close();
-    await ocr.close();
+    const stopped = Promise.all([ingestion.stop(), indexer?.stop()]);
+    await Promise.all([extractor.close(), embedder?.close(), ocr.close()]);
     await stopped;
     await hub.close();
     await redis?.quit().catch(() => undefined);

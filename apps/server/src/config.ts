@@ -54,6 +54,8 @@ const ZEnv = z.object({
   EXTRACT_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(512),
   OCR_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   OCR_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  EMBEDDINGS: z.enum(['on', 'off']).default('on'),
+  EMBED_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   SEARCH_URL: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' }).optional(),
   DATA_FETCH_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   DATA_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
@@ -114,6 +116,9 @@ export interface Config {
   /** OCR of chat photos and scanned pages: worker threads at once, and each photo's or page's time limit. */
   ocrConcurrency: number;
   ocrTimeoutMs: number;
+  /** Semantic search: chunk and question embeddings in worker threads ('off': full text alone). */
+  embeddings: boolean;
+  embedTimeoutMs: number;
   /** Data API (scrape, fetch, screenshot, search). Unset searchUrl: search answers 503. */
   searchUrl?: string;
   dataFetchTimeoutMs: number;
@@ -211,6 +216,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     extractMaxMemoryMb: e.EXTRACT_MAX_MEMORY_MB,
     ocrConcurrency: e.OCR_CONCURRENCY,
     ocrTimeoutMs: e.OCR_TIMEOUT_MS,
+    embeddings: e.EMBEDDINGS === 'on',
+    embedTimeoutMs: e.EMBED_TIMEOUT_MS,
     searchUrl: e.SEARCH_URL?.replace(/\/$/, ''),
     dataFetchTimeoutMs: e.DATA_FETCH_TIMEOUT_MS,
     dataFetchMaxBytes: e.DATA_FETCH_MAX_BYTES,

@@ -2,6 +2,7 @@
 // the `check*` functions apply SPEC.md section 5's rules with its exact texts (the same the
 // client SDK shows before sending), which is why those texts carry no "body." prefix.
 import { z } from 'zod';
+import { imageUrlProblem } from '@fieldassist/client/image-url';
 import { ApiError } from '../errors.js';
 import type { JsonObjectSchema } from './provider.js';
 
@@ -75,19 +76,6 @@ export const ZTranscribeBody = z.object({
 export type TranscribeBody = z.infer<typeof ZTranscribeBody>;
 
 const invalid = (message: string) => new ApiError('VALIDATION_ERROR', message);
-
-/** What is wrong with an image URL, in SPEC.md's words, or undefined. */
-export function imageUrlProblem(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'Invalid URL format';
-  }
-  if (url.protocol !== 'https:') return 'Image URLs must use HTTPS protocol';
-  if (!/\.(?:jpe?g|png|gif|webp)$/i.test(url.pathname)) return 'Image URL must end with a supported format';
-  return undefined;
-}
 
 export function checkTextBody(body: TextBody): void {
   if (!body.prompt && !body.messages?.length) throw invalid('Either prompt or messages is required');

@@ -81,9 +81,11 @@ export async function createAccount(
 ): Promise<Account> {
   const { firstAccount } = await admitNewAccount(client, input.email, rules);
   const id = `usr_${randomBytes(12).toString('hex')}`;
+  // Without a name of its own, the account takes the one an admin gave at invitation (the users row).
   const { rows } = await client.query<Account>(
-    `INSERT INTO auth_accounts (id, email, password_hash, display_name, email_verified) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-    [id, input.email, input.passwordHash ?? null, input.displayName ?? null, input.emailVerified],
+    `INSERT INTO auth_accounts (id, email, password_hash, display_name, email_verified)
+     VALUES ($1, $2, $3, COALESCE($4, (SELECT display_name FROM users WHERE lower(email) = lower($2) LIMIT 1)), $5) RETURNING *`,
+    [id, input.email, input.passwordHash ?? null, input.displayName || null, input.emailVerified],
   );
   if (firstAccount || rules.adminEmails.includes(input.email)) {
     await client.query(

@@ -51,6 +51,10 @@ describe('sign-up', () => {
     [{ email: 'new@example.com', password: 'password1' }, 400, 'WEAK_PASSWORD', 'Password is too weak. Please choose a stronger password.'],
     [{ email: 'new@example.com', password: 'onlyletters' }, 400, 'WEAK_PASSWORD', 'Password is too weak. Please choose a stronger password.'],
     [{ email: 'new@example.com', password: TEST_PASSWORD, projectId: 'other' }, 404, 'PROJECT_NOT_FOUND', "Project 'other' not found"],
+    // Wrongly typed fields (read by zod at the boundary) get the same codes as missing ones.
+    [{ email: 42, password: TEST_PASSWORD }, 400, 'INVALID_EMAIL', 'Please enter a valid email address.'],
+    [{ email: 'new@example.com', password: ['x'] }, 400, 'WEAK_PASSWORD', 'Password is too weak. Please choose a stronger password.'],
+    [{ email: 'new@example.com', password: TEST_PASSWORD, projectId: 7 }, 404, 'PROJECT_NOT_FOUND', "Project '7' not found"],
   ])('refuses %j with %i %s', async (body, status, code, message) => {
     const res = await post('/api/auth/signup', body);
     expect(res.statusCode).toBe(status);
@@ -162,6 +166,15 @@ describe('magic link', () => {
     const foreign = await post('/api/auth/signin/magic', { email: admin.email, redirectUrl: 'https://evil.example/steal' });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().code).toBe('REDIRECT_NOT_ALLOWED');
+    const notText = await post('/api/auth/password/reset', { email: admin.email, redirectUrl: { href: 'https://evil.example' } });
+    expect(notText.json()).toMatchObject({ code: 'REDIRECT_NOT_ALLOWED', message: 'redirectUrl must be on one of the allowed origins (APP_ORIGINS)' });
+    for (const [url, body, code] of [
+      ['/api/auth/signin/email', { email: admin.email, password: 12345678 }, 'INVALID_CREDENTIALS'],
+      ['/api/auth/refresh', { refresh_token: 42 }, 'TOKEN_EXPIRED'],
+      ['/api/auth/email/verify', { token: { id: 1 } }, 'VERIFICATION_FAILED'],
+      ['/api/auth/password/reset/confirm', { token: 'x', password: false }, 'WEAK_PASSWORD'],
+      ['/api/auth/oauth/exchange', ['not', 'an', 'object'], 'VERIFICATION_FAILED'],
+    ] as const) expect((await post(url, body)).json().code, url).toBe(code);
     expect((await post('/api/auth/signin/magic', { email: 'uninvited@example.com' })).statusCode).toBe(200);
     const outbox = await app.inject({ method: 'GET', url: '/dev/outbox.json?to=uninvited@example.com' });
     expect(outbox.json().messages).toEqual([]);

@@ -1,4 +1,4 @@
-import { transaction } from '../db/rest/service.js';
+import { transaction } from '../db/pool.js';
 import { ApiError } from '../errors.js';
 import { magicLinkEmail, verificationEmail } from '../notify/templates.js';
 import { createAccount, findAccountByEmail, findAccountById, mayHaveAccount, normaliseEmail } from './accounts.js';
@@ -16,7 +16,7 @@ export async function createMagicLink(ctx: AuthContext, email: string, redirectU
 }
 
 /** Emails a sign-in link to an email that may have an account; answers alike either way. */
-export async function sendMagicLink(ctx: AuthContext, input: { email: unknown; redirectUrl?: string }) {
+export async function sendMagicLink(ctx: AuthContext, input: { email: string; redirectUrl?: string }) {
   const email = normaliseEmail(input.email);
   if (!(await mayHaveAccount(ctx.pool, email, ctx.rules))) return;
   const { magicUrl } = await createMagicLink(ctx, email, input.redirectUrl);
@@ -31,7 +31,7 @@ export async function signInWithProvenEmail(ctx: AuthContext, email: string, pro
   return completeSignIn(ctx, account, { emailVerified: true });
 }
 
-export async function verifyMagicLink(ctx: AuthContext, token: unknown) {
+export async function verifyMagicLink(ctx: AuthContext, token: string) {
   if (!token) throw new ApiError('VERIFICATION_FAILED', 'No magic link token found');
   const { email, redirectUrl } = await consumeOneTimeToken(ctx.pool, 'magic', token);
   return { ...(await signInWithProvenEmail(ctx, email)), redirectUrl };
@@ -50,7 +50,7 @@ export async function sendEmailVerification(ctx: AuthContext, caller: Extract<Ca
   await ctx.mailer.send({ to: [email], ...verificationEmail({ link: verifyUrl }) });
 }
 
-export async function verifyEmail(ctx: AuthContext, token: unknown) {
+export async function verifyEmail(ctx: AuthContext, token: string) {
   const { email } = await consumeOneTimeToken(ctx.pool, 'verify', token);
   const { rowCount } = await ctx.pool.query('UPDATE auth_accounts SET email_verified = true, updated_at = now() WHERE lower(email) = $1 AND NOT email_verified', [email]);
   if (!rowCount) throw new ApiError('VERIFICATION_FAILED', 'Verification failed. Please try again.');

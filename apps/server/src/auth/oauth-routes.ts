@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as oidc from 'openid-client';
 import { ApiError } from '../errors.js';
 import { normaliseEmail } from './accounts.js';
+import { ZOAuthCallbackBody, ZOAuthExchangeBody } from './bodies.js';
 import { type AuthContext, hostedPageLink } from './context.js';
 import { signInWithProvenEmail } from './link-flows.js';
 import { configuredProviders } from './oauth-providers.js';
@@ -86,11 +87,11 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: AuthContext) {
     }
   };
   app.get<{ Querystring: Query }>('/api/auth/oauth/callback', async (request, reply) => callback(request.query, reply));
-  app.post<{ Body: Query }>('/api/auth/oauth/callback', async (request, reply) => callback(request.body ?? {}, reply));
+  app.post('/api/auth/oauth/callback', async (request, reply) => callback(ZOAuthCallbackBody.parse(request.body), reply));
 
   /** The hosted page trades the one-time code for a session. */
-  app.post<{ Body: { code?: unknown } }>('/api/auth/oauth/exchange', { config: { rateLimit: { max: 20, timeWindow: 60_000 } } }, async (request) => {
-    const { email, displayName } = await consumeOneTimeToken(ctx.pool, 'oauth', request.body?.code);
+  app.post('/api/auth/oauth/exchange', { config: { rateLimit: { max: 20, timeWindow: 60_000 } } }, async (request) => {
+    const { email, displayName } = await consumeOneTimeToken(ctx.pool, 'oauth', ZOAuthExchangeBody.parse(request.body).code);
     return signInWithProvenEmail(ctx, email, { displayName: displayName ?? undefined });
   });
 }

@@ -1,4 +1,4 @@
-import { transaction } from '../db/rest/service.js';
+import { transaction } from '../db/pool.js';
 import { ApiError } from '../errors.js';
 import { passwordResetEmail } from '../notify/templates.js';
 import { createAccount, findAccountByEmail, findAccountById, mayHaveAccount, normaliseEmail } from './accounts.js';
@@ -11,12 +11,11 @@ import { endAllSessions } from './sessions.js';
 const invalidCredentials = () => new ApiError('INVALID_CREDENTIALS', 'Invalid email or password. Please try again.');
 
 /** Creates an account with a password (if the email may have one) and signs it in. */
-export async function signUp(ctx: AuthContext, input: { email?: unknown; password?: unknown; displayName?: unknown }) {
+export async function signUp(ctx: AuthContext, input: { email: string; password: string; displayName?: string }) {
   const email = normaliseEmail(input.email);
-  const password = typeof input.password === 'string' ? input.password : '';
-  checkPasswordStrength(password);
-  const displayName = typeof input.displayName === 'string' && input.displayName.trim() ? input.displayName.trim().slice(0, 200) : undefined;
-  const passwordHash = await hashPassword(password);
+  checkPasswordStrength(input.password);
+  const displayName = input.displayName?.trim().slice(0, 200) || undefined;
+  const passwordHash = await hashPassword(input.password);
   const account = await transaction(ctx.pool, async (client) => {
     if (await findAccountByEmail(client, email)) throw new ApiError('EMAIL_ALREADY_EXISTS', 'An account with this email already exists.');
     return createAccount(client, { email, passwordHash, displayName, emailVerified: false }, ctx.rules);
@@ -24,21 +23,20 @@ export async function signUp(ctx: AuthContext, input: { email?: unknown; passwor
   return completeSignIn(ctx, account);
 }
 
-export async function signInWithPassword(ctx: AuthContext, input: { email?: unknown; password?: unknown }) {
+export async function signInWithPassword(ctx: AuthContext, input: { email: string; password: string }) {
   const email = normaliseEmail(input.email);
   const account = await findAccountByEmail(ctx.pool, email);
-  const ok = await verifyPassword(account?.password_hash ?? null, typeof input.password === 'string' ? input.password : '');
+  const ok = await verifyPassword(account?.password_hash ?? null, input.password);
   if (!account || !ok) throw invalidCredentials();
   return completeSignIn(ctx, account);
 }
 
 /** Changes the password and signs out every other session of the account. */
-export async function changePassword(ctx: AuthContext, caller: Extract<Caller, { kind: 'user' }>, input: { oldPassword?: unknown; newPassword?: unknown }) {
+export async function changePassword(ctx: AuthContext, caller: Extract<Caller, { kind: 'user' }>, input: { oldPassword: string; newPassword: string }) {
   const account = await findAccountById(ctx.pool, caller.userId);
-  if (!account || !(await verifyPassword(account.password_hash, typeof input.oldPassword === 'string' ? input.oldPassword : ''))) throw invalidCredentials();
-  const password = typeof input.newPassword === 'string' ? input.newPassword : '';
-  checkPasswordStrength(password);
-  await ctx.pool.query('UPDATE auth_accounts SET password_hash = $2, updated_at = now() WHERE id = $1', [account.id, await hashPassword(password)]);
+  if (!account || !(await verifyPassword(account.password_hash, input.oldPassword))) throw invalidCredentials();
+  checkPasswordStrength(input.newPassword);
+  await ctx.pool.query('UPDATE auth_accounts SET password_hash = $2, updated_at = now() WHERE id = $1', [account.id, await hashPassword(input.newPassword)]);
   await endAllSessions(ctx.pool, account.id, caller.sessionId);
 }
 
@@ -49,7 +47,7 @@ export async function createPasswordReset(ctx: AuthContext, email: string, redir
 }
 
 /** Emails a reset link. Answers the same whether or not the email has an account. */
-export async function sendPasswordReset(ctx: AuthContext, input: { email: unknown; redirectUrl?: string }) {
+export async function sendPasswordReset(ctx: AuthContext, input: { email: string; redirectUrl?: string }) {
   const email = normaliseEmail(input.email);
   if (!(await findAccountByEmail(ctx.pool, email))) return;
   const { resetUrl } = await createPasswordReset(ctx, email, input.redirectUrl);
@@ -57,10 +55,9 @@ export async function sendPasswordReset(ctx: AuthContext, input: { email: unknow
 }
 
 /** Sets a new password from a reset link; the email is then proven, and old sessions end. */
-export async function confirmPasswordReset(ctx: AuthContext, input: { token?: unknown; password?: unknown }) {
-  const password = typeof input.password === 'string' ? input.password : '';
-  checkPasswordStrength(password);
-  const passwordHash = await hashPassword(password);
+export async function confirmPasswordReset(ctx: AuthContext, input: { token: string; password: string }) {
+  checkPasswordStrength(input.password);
+  const passwordHash = await hashPassword(input.password);
   await transaction(ctx.pool, async (client) => {
     const { email } = await consumeOneTimeToken(client, 'reset', input.token);
     let account = await findAccountByEmail(client, email);

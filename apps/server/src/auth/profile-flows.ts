@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { transaction } from '../db/rest/service.js';
+import { transaction } from '../db/pool.js';
 import { ApiError } from '../errors.js';
 import { findAccountById, presentUser, roleOf } from './accounts.js';
 import type { Caller } from './caller.js';

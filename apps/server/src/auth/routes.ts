@@ -2,33 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError, tooManyAttempts } from '../errors.js';
 import { normaliseEmail } from './accounts.js';
+import { ZChangePasswordBody, ZEmailLinkBody, ZRateLimitedBody, ZRefreshBody, ZResetConfirmBody, ZSignInBody, ZSignUpBody, ZTokenBody, readBody } from './bodies.js';
 import { requireUser } from './caller.js';
 import type { AuthContext } from './context.js';
 import { createEmailVerification, createMagicLink, sendEmailVerification, sendMagicLink, verifyEmail, verifyMagicLink } from './link-flows.js';
 import { changePassword, confirmPasswordReset, createPasswordReset, sendPasswordReset, signInWithPassword, signUp } from './password-flows.js';
 import { ZUpdateMeBody, deleteAccount, getMe, updateMe } from './profile-flows.js';
-import { isAllowedOrigin } from './redirects.js';
 import { endSession, rotateSession } from './sessions.js';
-
-type Body = Record<string, unknown>;
-
-/** Auth bodies are read leniently: a missing or odd field gets the auth code (INVALID_EMAIL, ...). */
-function bodyOf(request: FastifyRequest, ctx: AuthContext): Body {
-  const body = typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? (request.body as Body) : {};
-  if (body.projectId !== undefined && body.projectId !== ctx.config.projectId) {
-    throw new ApiError('PROJECT_NOT_FOUND', `Project '${String(body.projectId).slice(0, 64)}' not found`);
-  }
-  return body;
-}
-
-/** A redirect for an emailed link: on the allow-list, or none at all. */
-function redirectOf(body: Body, ctx: AuthContext): string | undefined {
-  if (body.redirectUrl === undefined || body.redirectUrl === null || body.redirectUrl === '') return undefined;
-  if (typeof body.redirectUrl !== 'string' || !isAllowedOrigin(body.redirectUrl, ctx.config.appOrigins)) {
-    throw new ApiError('REDIRECT_NOT_ALLOWED', 'redirectUrl must be on one of the allowed origins (APP_ORIGINS)');
-  }
-  return body.redirectUrl;
-}
 
 function requireServiceKey(request: FastifyRequest) {
   if (request.caller.kind !== 'service') throw new ApiError('FORBIDDEN', 'This endpoint needs the service key');
@@ -43,8 +23,7 @@ const perEmail = (max: number, minutes: number) => ({
     // Counted once the body is parsed: on the default onRequest hook the email is not there yet.
     hook: 'preHandler' as const,
     keyGenerator: (request: FastifyRequest) => {
-      const email = (request.body as Body | undefined)?.email;
-      return `${request.ip}|${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
+      return `${request.ip}|${ZRateLimitedBody.parse(request.body).email.trim().toLowerCase()}`;
     },
   },
 });
@@ -79,16 +58,16 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext) {
   const magicLinkPerAddress = perAddress(app, 'magic', 50, 15);
   const resetPerAddress = perAddress(app, 'reset', 20, 15);
 
-  app.post('/api/auth/signup', { config: perIp(30, 10) }, async (request) => signUp(ctx, bodyOf(request, ctx)));
-  app.post('/api/auth/signin/email', { config: perEmail(10, 5), onRequest: signInPerAddress }, async (request) => signInWithPassword(ctx, bodyOf(request, ctx)));
+  app.post('/api/auth/signup', { config: perIp(30, 10) }, async (request) => signUp(ctx, readBody(request, ctx, ZSignUpBody)));
+  app.post('/api/auth/signin/email', { config: perEmail(10, 5), onRequest: signInPerAddress }, async (request) => signInWithPassword(ctx, readBody(request, ctx, ZSignInBody)));
   app.post('/api/auth/refresh', { config: perIp(120, 1) }, async (request) => {
-    const token = bodyOf(request, ctx).refresh_token;
-    if (typeof token !== 'string' || !token) throw new ApiError('TOKEN_EXPIRED', 'Session expired. Please sign in again.');
+    const token = readBody(request, ctx, ZRefreshBody).refresh_token;
+    if (!token) throw new ApiError('TOKEN_EXPIRED', 'Session expired. Please sign in again.');
     return rotateSession(ctx.pool, ctx.signer, token);
   });
   app.post('/api/auth/signout', async (request) => {
-    const token = bodyOf(request, ctx).refresh_token;
-    if (typeof token === 'string' && token) await endSession(ctx.pool, token);
+    const token = readBody(request, ctx, ZRefreshBody).refresh_token;
+    if (token) await endSession(ctx.pool, token);
     return ok;
   });
 
@@ -100,21 +79,21 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext) {
   });
 
   app.post('/api/auth/password/change', { config: perIp(10, 10) }, async (request) => {
-    await changePassword(ctx, requireUser(request.caller), bodyOf(request, ctx));
+    await changePassword(ctx, requireUser(request.caller), readBody(request, ctx, ZChangePasswordBody));
     return ok;
   });
   app.post('/api/auth/password/reset', { config: perEmail(5, 15), onRequest: resetPerAddress }, async (request) => {
-    const body = bodyOf(request, ctx);
-    await sendPasswordReset(ctx, { email: body.email, redirectUrl: redirectOf(body, ctx) });
+    const { email, redirectUrl } = readBody(request, ctx, ZEmailLinkBody);
+    await sendPasswordReset(ctx, { email, redirectUrl: redirectUrl || undefined });
     return ok;
   });
   app.post('/api/auth/password/reset/generate', async (request) => {
     requireServiceKey(request);
-    const body = bodyOf(request, ctx);
-    return createPasswordReset(ctx, normaliseEmail(body.email), redirectOf(body, ctx));
+    const { email, redirectUrl } = readBody(request, ctx, ZEmailLinkBody);
+    return createPasswordReset(ctx, normaliseEmail(email), redirectUrl || undefined);
   });
   app.post('/api/auth/password/reset/confirm', { config: perIp(20, 15) }, async (request) => {
-    await confirmPasswordReset(ctx, bodyOf(request, ctx));
+    await confirmPasswordReset(ctx, readBody(request, ctx, ZResetConfirmBody));
     return ok;
   });
 
@@ -127,22 +106,22 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext) {
     return ok;
   });
   app.post('/api/auth/email/verify', { config: perIp(20, 15) }, async (request) => {
-    await verifyEmail(ctx, bodyOf(request, ctx).token);
+    await verifyEmail(ctx, readBody(request, ctx, ZTokenBody).token);
     return ok;
   });
 
   app.post('/api/auth/signin/magic', { config: perEmail(5, 15), onRequest: magicLinkPerAddress }, async (request) => {
-    const body = bodyOf(request, ctx);
-    await sendMagicLink(ctx, { email: body.email, redirectUrl: redirectOf(body, ctx) });
+    const { email, redirectUrl } = readBody(request, ctx, ZEmailLinkBody);
+    await sendMagicLink(ctx, { email, redirectUrl: redirectUrl || undefined });
     return ok;
   });
   app.post('/api/auth/signin/magic/generate', async (request) => {
     requireServiceKey(request);
-    const body = bodyOf(request, ctx);
-    return createMagicLink(ctx, normaliseEmail(body.email), redirectOf(body, ctx));
+    const { email, redirectUrl } = readBody(request, ctx, ZEmailLinkBody);
+    return createMagicLink(ctx, normaliseEmail(email), redirectUrl || undefined);
   });
   app.post('/api/auth/signin/magic/verify', { config: perIp(20, 15) }, async (request) => {
-    const { redirectUrl: _redirect, ...session } = await verifyMagicLink(ctx, bodyOf(request, ctx).token);
+    const { redirectUrl: _redirect, ...session } = await verifyMagicLink(ctx, readBody(request, ctx, ZTokenBody).token);
     return session;
   });
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { transaction } from '../db/rest/service.js';
+import { transaction } from '../db/pool.js';
 import { ApiError } from '../errors.js';
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, type TokenSigner, hashToken, opaqueToken } from './tokens.js';
 

@@ -1,7 +1,7 @@
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { ApiError } from '../errors.js';
 import type { PageText } from './chunk.js';
-import { cleanText } from './text-decode.js';
+import { layoutText } from './pdf-layout.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
@@ -29,9 +29,12 @@ async function pageText(pdf: PdfDocument, pageNumber: number): Promise<string> {
   const page = await pdf.getPage(pageNumber);
   try {
     const content = await page.getTextContent();
-    const parts: string[] = [];
-    for (const item of content.items) if ('str' in item) parts.push(item.str, item.hasEOL ? '\n' : '');
-    return cleanText(parts.join(''));
+    const monospace = new Set(Object.entries(content.styles).filter(([, style]) => style.fontFamily === 'monospace').map(([name]) => name));
+    return layoutText(
+      content.items.flatMap((item) =>
+        'str' in item ? [{ str: item.str, x: item.transform[4], y: item.transform[5], width: item.width, size: Math.hypot(item.transform[2], item.transform[3]), monospace: monospace.has(item.fontName), hasEOL: item.hasEOL }] : [],
+      ),
+    );
   } finally {
     page.cleanup();
   }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyFetch } from './proxy-fetch.js';
-import { startServer, type TestHttpServer } from './web-routes-fixture.js';
+import { startServer, type TestHttpServer } from './test-support/web-servers.js';
 
 // Two "public" sites on two loopback ports (two origins), both allowed by the test policy.
 let first: TestHttpServer;

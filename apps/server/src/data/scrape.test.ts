@@ -4,7 +4,7 @@ import { decodeEntities, parseHtml } from './scrape-html.js';
 import { htmlToMarkdown } from './scrape-markdown.js';
 import { mainContent, readLinks, readMetadata } from './scrape-metadata.js';
 import { scrapeUrl } from './scrape.js';
-import { startServer, type TestHttpServer } from './web-routes-fixture.js';
+import { startServer, type TestHttpServer } from './test-support/web-servers.js';
 
 const base = new URL('https://pumps.example.com/docs/p200');
 const markdownOf = (html: string) => htmlToMarkdown(mainContent(parseHtml(html)), base);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPng } from './fixtures/make-documents.js';
 import { createScreenshotter } from './screenshot.js';
-import { startForbiddenServer, startServer, startWebDataApp, type TestHttpServer } from './web-routes-fixture.js';
+import { startForbiddenServer, startServer, startWebDataApp, type TestHttpServer } from './test-support/web-servers.js';
 
 // Real Chromium (/usr/bin/chromium through playwright-core) against local servers: "site" is
 // allowed by the test policy as if it were public; "forbidden" is a second loopback port the

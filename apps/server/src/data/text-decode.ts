@@ -41,15 +41,18 @@ export function decodeText(bytes: Buffer): string {
 
 /**
  * Tidies extracted text for storage and search: no NUL or other control characters
- * (PostgreSQL text cannot hold NUL), single spaces, no trailing spaces, at most one blank line.
+ * (PostgreSQL text cannot hold NUL), single spaces inside a line, a line's indentation kept
+ * (a command or code listing needs it; a tab counts four spaces), no trailing spaces, at most
+ * one blank line.
  */
 export function cleanText(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     // eslint-disable-next-line no-control-regex -- removing control characters is the point
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
-    .replace(/[^\S\n]+/g, ' ')
-    .replace(/ ?\n ?/g, '\n')
+    .replace(/(?<=\S)[^\S\n]+/g, ' ')
+    .replace(/[^\S\n]+$/gm, '')
+    .replace(/^[^\S\n]+/gm, (indent) => ' '.repeat(Math.min(40, [...indent].reduce((n, c) => n + (c === '\t' ? 4 : 1), 0))))
     .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .replace(/^\n+|\s+$/g, '');
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test-support/test-server.js';
 import { signUpUser } from '../test-support/users.js';
-import { startForbiddenServer, startServer, startWebDataApp, type TestHttpServer } from './web-routes-fixture.js';
+import { startForbiddenServer, startServer, startWebDataApp, type TestHttpServer } from './test-support/web-servers.js';
 
 // The scrape, fetch and search routes against real local servers: "site" plays a public web
 // site (the test policy allows its port), "searx" a SearXNG, "forbidden" must never be reached.

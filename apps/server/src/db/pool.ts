@@ -12,3 +12,19 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   pool.on('error', () => undefined);
   return pool;
 }
+
+/** Runs `work` on one client between `begin` (BEGIN, BEGIN READ ONLY, ...) and COMMIT; any error rolls it back. */
+export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query(begin);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { type Caller, requireSignedIn } from '../auth/caller.js';
 import { ApiError } from '../errors.js';
-import { transaction } from './rest/service.js';
+import { transaction } from './pool.js';
 
 const ZValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export const ZSqlBody = z.object({ query: z.string().min(1).max(100_000), params: z.array(ZValue).max(1000).default([]) });

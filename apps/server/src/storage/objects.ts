@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { transaction } from '../db/pool.js';
 import { ApiError } from '../errors.js';
 
 /** One row of storage_objects: a logical path and the key its bytes are stored under. */
@@ -27,21 +28,6 @@ export async function findObjectByKey(db: pg.Pool, key: string): Promise<StoredO
   return rows[0];
 }
 
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 export type NewObject = Omit<StoredObject, 'createdAt' | 'updatedAt'>;
 
 /**
@@ -53,7 +39,7 @@ export async function saveObject(pool: pg.Pool, opts: { object: NewObject; upser
   const o = opts.object;
   // Two uploads to one new path race on the insert; the loser sees the winner's row.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const result = await inTransaction(pool, async (client) => {
+    const result = await transaction(pool, async (client) => {
       const inserted = await client.query(
         `INSERT INTO storage_objects (path, key, owner_id, owner_email, size, content_type, file_name)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (path) DO NOTHING`,
@@ -82,7 +68,7 @@ export async function saveObject(pool: pg.Pool, opts: { object: NewObject; upser
  * throws to refuse. Returns the removed rows (their keys still hold the bytes).
  */
 export async function removeObjects(pool: pg.Pool, paths: string[], mayRemove: (object: StoredObject) => void): Promise<StoredObject[]> {
-  return inTransaction(pool, async (client) => {
+  return transaction(pool, async (client) => {
     const { rows } = await client.query<StoredObject>(`SELECT ${columns} FROM storage_objects WHERE path = ANY ($1) ORDER BY path FOR UPDATE`, [paths]);
     rows.forEach(mayRemove);
     await client.query('DELETE FROM storage_objects WHERE path = ANY ($1)', [rows.map((row) => row.path)]);

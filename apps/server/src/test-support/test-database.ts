@@ -5,17 +5,18 @@ import { createPool } from '../db/pool.js';
 import { withDatabase } from './global-setup.js';
 
 /**
- * A fresh database for the calling test file, cloned from the migrated template, dropped
- * after the file's tests. Test files therefore run in parallel without sharing rows.
+ * A fresh database for the calling test file, cloned from the migrated template (or, `empty`,
+ * with no tables at all), dropped after the file's tests. Test files therefore run in parallel
+ * without sharing rows.
  */
-export async function createTestDatabase(): Promise<{ url: string; pool: pg.Pool }> {
+export async function createTestDatabase({ empty = false } = {}): Promise<{ url: string; pool: pg.Pool }> {
   const adminUrl = inject('adminDatabaseUrl');
-  const name = `fa_test_${randomBytes(6).toString('hex')}`;
+  const name = `fa_${empty ? 'empty' : 'test'}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   for (let attempt = 0; ; attempt++) {
     try {
-      await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${inject('templateDatabase')}"`);
+      await admin.query(`CREATE DATABASE "${name}"${empty ? '' : ` TEMPLATE "${inject('templateDatabase')}"`}`);
       break;
     } catch (error) {
       // Two files cloning the template at the same instant: PostgreSQL refuses the second.

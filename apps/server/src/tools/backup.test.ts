@@ -4,10 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStorage } from '../storage/storage.js';
+import { createTestDatabase } from '../test-support/test-database.js';
 import { buildTestApp } from '../test-support/test-server.js';
 import { createBackup } from './create-backup.js';
 import { restoreBackup } from './restore-backup.js';
-import { emptyDatabase, expectInstallWorks, makeInstall, PUBLIC_URL, rowCounts, tempDir } from './test-support/installs.js';
+import { expectInstallWorks, makeInstall, PUBLIC_URL, rowCounts, tempDir } from './test-support/installs.js';
 
 describe('backup and restore', () => {
   it('restore a data dir with rows and files into a fresh one, where both are found', async () => {
@@ -19,7 +20,7 @@ describe('backup and restore', () => {
     expect(existsSync(join(path, 'storage', new URL(install.publicUrl).pathname.replace('/files/', '')))).toBe(true);
     expect(await readFile(join(path, 'database', 'chat_messages.ndjson'), 'utf8')).toContain('Check the impeller.\\nThen the seal.');
 
-    const target = await emptyDatabase();
+    const target = await createTestDatabase({ empty: true });
     const dataDir = await tempDir('restored');
     const restored = await restoreBackup({ from: path, target: target.pool, storage: createStorage({ dataDir }) });
     expect(restored.files).toBe(1);

@@ -8,15 +8,16 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../db/embedded.js';
-import { type ServerProcess, startServerProcess } from '../faults/server-process.js';
+import { type ServerProcess, startServerProcess } from '../test-support/server-process.js';
 import { startS3Peer } from '../storage/test-support/s3-peer.js';
+import { createTestDatabase } from '../test-support/test-database.js';
 import { TEST_PASSWORD } from '../test-support/users.js';
-import { emptyDatabase, rowCounts } from './test-support/installs.js';
+import { rowCounts } from './test-support/installs.js';
 import { runToolProcess, type ToolRun } from './test-support/tool-process.js';
 
 let root: string; // every folder of this file: DATA_DIRs and backups
 let s3: Awaited<ReturnType<typeof startS3Peer>>;
-let target: Awaited<ReturnType<typeof emptyDatabase>>;
+let target: Awaited<ReturnType<typeof createTestDatabase>>;
 const running = new Set<ServerProcess>();
 
 /** The embedded install the story starts from, and what its user did there. */
@@ -29,7 +30,7 @@ beforeAll(async () => {
   await chmod(root, 0o711);
   install.dataDir = join(root, 'install');
   s3 = await startS3Peer();
-  target = await emptyDatabase();
+  target = await createTestDatabase({ empty: true });
 });
 
 afterAll(async () => {

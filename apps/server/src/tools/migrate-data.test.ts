@@ -2,9 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Peer } from '../storage/test-support/s3-peer.js';
 import { createStorage } from '../storage/storage.js';
+import { createTestDatabase } from '../test-support/test-database.js';
 import { buildTestApp } from '../test-support/test-server.js';
 import { copyInstall } from './copy-install.js';
-import { emptyDatabase, expectInstallWorks, makeInstall, PUBLIC_URL, rowCounts, tempDir } from './test-support/installs.js';
+import { expectInstallWorks, makeInstall, PUBLIC_URL, rowCounts, tempDir } from './test-support/installs.js';
 
 let s3: Awaited<ReturnType<typeof startS3Peer>>;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ afterAll(() => s3?.close());
 describe('copying an install onto PostgreSQL and S3', () => {
   it('copies every row and puts the files in the bucket under the keys their public URLs name', async () => {
     const install = await makeInstall();
-    const target = await emptyDatabase();
+    const target = await createTestDatabase({ empty: true });
     const { tables, files } = await copyInstall({ sourceUrl: install.url, dataDir: install.dataDir, target: target.pool, storage: createStorage({ dataDir: install.dataDir, s3: s3.options }) });
     expect(files).toBe(1);
     const counts = await rowCounts(install.pool);

@@ -35,14 +35,14 @@ export function AppHeader({ user, active, onSelect, onFocusTab, onSignOut }: App
             type="button"
             onClick={() => onSelect('profile')}
             aria-label={`Profile of ${name}`}
-            className="flex min-w-0 items-center gap-2 rounded-full p-0.5 outline-none hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:ring-offset-2 xl:pr-3"
+            className="flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-full p-1 outline-none hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:ring-offset-2 xl:pr-3"
           >
             <UserAvatar displayName={user.displayName} email={user.email} imageUrl={user.photoURL} />
             <span className="hidden max-w-40 truncate text-sm font-medium xl:block" data-testid="header-user">
               {name}
             </span>
           </button>
-          <Button variant="outline" size="sm" onClick={onSignOut} aria-label="Sign Out" className="max-sm:size-9 max-sm:px-0">
+          <Button variant="outline" size="sm" onClick={onSignOut} aria-label="Sign Out" className="max-sm:size-11 max-sm:px-0">
             <LogOut aria-hidden="true" />
             <span className="max-sm:sr-only">Sign Out</span>
           </Button>

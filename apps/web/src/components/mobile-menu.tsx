@@ -21,7 +21,7 @@ export function MobileMenu({ active, onSelect, onFocusTab, onSignOut, className 
   return (
     <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
-        <Button variant="outline" size="icon" aria-label="Open menu" className={className}>
+        <Button variant="outline" size="icon" aria-label="Open menu" className={cn('size-12', className)}>
           <Menu aria-hidden="true" />
         </Button>
       </DropdownMenuTrigger>

@@ -2,6 +2,7 @@ import { canManageRoles, canWriteLibrary } from '@fieldassist/client/roles';
 import { useQuery } from '@tanstack/react-query';
 
 import { userRolesTable } from '@/lib/tables';
+import { readThrough } from '@/offline/read-through';
 
 /**
  * The signed-in user's role (the userRoles row of their email; none means no role) and what it
@@ -10,7 +11,8 @@ import { userRolesTable } from '@/lib/tables';
 export function useLibraryRole(email: string) {
   const role = useQuery({
     queryKey: ['userRoles', 'library', email],
-    queryFn: async () => (await userRolesTable.list({ where: { userId: email }, limit: 1 }))[0]?.role ?? null,
+    queryFn: () => readThrough(`role:${email}`, async () => (await userRolesTable.list({ where: { userId: email }, limit: 1 }))[0]?.role ?? null),
+    networkMode: 'always',
   });
   const name = role.data ?? null;
   return {

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { client } from '@/lib/client';
 import { manualsTable, manualTagsTable, releaseVersionsTable, tagsTable } from '@/lib/tables';
+import { readThrough } from '@/offline/read-through';
 
 export const LIBRARY_KEY = ['library'] as const;
 export const MANUALS_KEY = [...LIBRARY_KEY, 'manuals'] as const;
@@ -28,10 +29,13 @@ export function useLibrary(email: string) {
   const queryClient = useQueryClient();
   const reload = (table: string) => () => queryClient.invalidateQueries({ queryKey: [...LIBRARY_KEY, table] });
 
-  const versions = useQuery({ queryKey: [...LIBRARY_KEY, 'versions'], queryFn: () => releaseVersionsTable.list({ orderBy: { releaseYear: 'desc' } }) });
-  const manuals = useQuery({ queryKey: MANUALS_KEY, queryFn: () => manualsTable.list({ orderBy: { createdAt: 'desc' } }) });
-  const tags = useQuery({ queryKey: [...LIBRARY_KEY, 'tags'], queryFn: () => tagsTable.list({ orderBy: { name: 'asc' } }) });
-  const manualTags = useQuery({ queryKey: [...LIBRARY_KEY, 'manualTags'], queryFn: () => manualTagsTable.list() });
+  // Each list is also kept on the device, so the library (and its saved manuals) opens offline.
+  const offline = { networkMode: 'always' } as const;
+  const copy = (table: string) => `library:${email}:${table}`;
+  const versions = useQuery({ queryKey: [...LIBRARY_KEY, 'versions'], queryFn: () => readThrough(copy('versions'), () => releaseVersionsTable.list({ orderBy: { releaseYear: 'desc' } })), ...offline });
+  const manuals = useQuery({ queryKey: MANUALS_KEY, queryFn: () => readThrough(copy('manuals'), () => manualsTable.list({ orderBy: { createdAt: 'desc' } })), ...offline });
+  const tags = useQuery({ queryKey: [...LIBRARY_KEY, 'tags'], queryFn: () => readThrough(copy('tags'), () => tagsTable.list({ orderBy: { name: 'asc' } })), ...offline });
+  const manualTags = useQuery({ queryKey: [...LIBRARY_KEY, 'manualTags'], queryFn: () => readThrough(copy('manualTags'), () => manualTagsTable.list()), ...offline });
 
   const createVersion = useMutation({
     mutationFn: (version: NewVersion) => releaseVersionsTable.create({ id: `ver_${randomHex()}`, ...version, createdBy: email }),

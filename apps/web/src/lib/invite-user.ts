@@ -13,6 +13,8 @@ export interface InviteUserInput {
 export interface InviteUserResult {
   user: { id: string; email: string; displayName: string };
   invitationSent: boolean;
+  /** 'outbox' when the server has no mail relay (SMTP_URL): the email waits at /dev/outbox. */
+  deliveredTo?: 'email' | 'outbox';
 }
 
 /**

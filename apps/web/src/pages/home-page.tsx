@@ -2,9 +2,11 @@ import type { AuthUser } from '@fieldassist/client';
 import { lazy, Suspense, useRef, useState, type ComponentType } from 'react';
 
 import { AppHeader } from '@/components/app-header';
+import { AppStatusBanner } from '@/components/app-status-banner';
 import { TabLoading } from '@/components/tab-loading';
 import { client } from '@/lib/client';
 import { focusHeadingOf } from '@/lib/focus-heading';
+import { useOutboxSync } from '@/offline/use-outbox-sync';
 import { DEFAULT_TAB, TABS, type TabId } from '@/lib/tabs';
 
 type TabProps = { user: AuthUser };
@@ -27,6 +29,7 @@ export function HomePage({ user }: { user: AuthUser }) {
   const [active, setActive] = useState<TabId>(DEFAULT_TAB);
   const [opened, setOpened] = useState<TabId[]>([DEFAULT_TAB]);
   const screens = useRef(new Map<TabId, HTMLElement>());
+  useOutboxSync(user.id);
 
   const select = (tab: TabId) => {
     setActive(tab);
@@ -45,6 +48,7 @@ export function HomePage({ user }: { user: AuthUser }) {
         }}
         onSignOut={() => void client.auth.logout()}
       />
+      <AppStatusBanner />
       {TABS.filter(({ id }) => opened.includes(id)).map(({ id, label }) => {
         const Page = tabPages[id];
         return (

@@ -15,13 +15,14 @@ import { errorMessage } from '@/lib/error-message';
 
 /** My Jobs (SPEC.md section 2): the user's own jobs, newest first, and the form to add one. */
 export function JobsPage({ user }: { user: AuthUser }) {
-  const { jobs, createJob, updateStatus } = useJobs(user.id);
+  const { jobs, notices, dismiss, createJob, updateStatus } = useJobs(user.id);
   const [formOpen, setFormOpen] = useState(false);
 
   const create = async (job: NewJob) => {
     try {
       await createJob.mutateAsync(job);
       setFormOpen(false);
+      if (!navigator.onLine) toast.info('Job saved on this phone', { description: 'It is sent when the network returns.' });
     } catch (error) {
       console.warn('Creating the job failed', error);
       toast.error(errorMessage(error, 'Failed to create job'));
@@ -36,10 +37,22 @@ export function JobsPage({ user }: { user: AuthUser }) {
         action={
           <Button onClick={() => setFormOpen((open) => !open)} aria-expanded={formOpen} variant={formOpen ? 'outline' : 'default'}>
             {formOpen ? <X aria-hidden="true" /> : <Plus aria-hidden="true" />}
-            Add Job
+            {formOpen ? 'Close Form' : 'Add Job'}
           </Button>
         }
       />
+      {notices.data && notices.data.length > 0 && (
+        <ul className="mb-4 grid gap-2" aria-label="Changes not applied">
+          {notices.data.map((notice) => (
+            <li key={notice.id} data-testid="job-notice" className="flex items-start gap-3 rounded-md border-2 border-destructive/40 bg-card px-3 py-2">
+              <p className="flex-1 py-2 text-base">{notice.text}</p>
+              <Button variant="outline" onClick={() => void dismiss(notice.id)}>
+                Dismiss
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
       {formOpen && <JobForm submitting={createJob.isPending} onSubmit={create} onCancel={() => setFormOpen(false)} />}
       {jobs.isPending && <TabLoading label="Loading jobs…" />}
       {jobs.isError && <Alert>{errorMessage(jobs.error, 'Failed to load jobs')}</Alert>}

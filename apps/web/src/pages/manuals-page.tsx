@@ -16,6 +16,8 @@ import { useLibrary } from '@/hooks/use-library';
 import { useLibraryRole } from '@/hooks/use-library-role';
 import { useLibraryRoles } from '@/hooks/use-library-roles';
 import { useManualStatus } from '@/hooks/use-manual-status';
+import { useSavedManuals } from '@/hooks/use-saved-manuals';
+import { formatFileSize } from '@/components/library/format-file-size';
 import { errorMessage } from '@/lib/error-message';
 
 /** A failure toast with the server's reason (a denial message of SPEC.md section 6) under it. */
@@ -31,13 +33,21 @@ const withToasts = async (run: () => Promise<unknown>, success: string, failure:
     (error: unknown) => (failed(failure, error), false),
   );
 
+const NO_FILTER: LibraryFilter = { search: '', versionId: 'all', tagIds: [] };
+
 /** The Manual Library (SPEC.md section 2): filters, the card grid and the library's dialogs. */
 export function ManualsPage({ user }: { user: AuthUser }) {
   const access = useLibraryRole(user.email);
   const library = useLibrary(user.email);
   const [dialog, setDialog] = useState<LibraryDialog | null>(null);
   const userRoles = useLibraryRoles(user.email, access.isAdmin && dialog === 'roles');
-  const [filter, setFilter] = useState<LibraryFilter>({ search: '', versionId: 'all', tagIds: [] });
+  const [filter, setFilter] = useState<LibraryFilter>(NO_FILTER);
+  const saved = useSavedManuals();
+  const saveOffline = (manual: { fileUrl: string; title: string }) =>
+    saved.save.mutate(manual.fileUrl, {
+      onSuccess: () => toast.success('Saved for offline', { description: `${manual.title} opens on this phone with no network.` }),
+      onError: (error) => failed('Failed to save for offline', error),
+    });
   const { watch } = useManualStatus((_id, status) => {
     if (status === 'ready') toast.success('Manual Processed', { description: 'AI can now answer questions about it' });
     else toast.warning('Processing Warning', { description: 'Manual uploaded but content extraction failed. You can still download it.' });
@@ -70,9 +80,14 @@ export function ManualsPage({ user }: { user: AuthUser }) {
   return (
     <div>
       <LibraryHeader count={manuals.data?.length ?? 0} canCreate={access.canCreate} isAdmin={access.isAdmin} onOpen={setDialog} />
+      {saved.count > 0 && (
+        <p className="-mt-3 mb-4 text-base text-muted-foreground" data-testid="offline-storage">
+          Saved for offline: {saved.count} manual(s), {formatFileSize(saved.totalBytes)} on this phone
+        </p>
+      )}
       <LibraryFilters filter={filter} versions={versions.data ?? []} tags={tags.data ?? []} onChange={setFilter} />
       {shown.length === 0 ? (
-        <LibraryEmptyState canUpload={access.canCreate} />
+        <LibraryEmptyState canUpload={access.canCreate} onClearFilters={manuals.data?.length ? () => setFilter(NO_FILTER) : undefined} />
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Manuals">
           {shown.map((manual) => (
@@ -84,6 +99,16 @@ export function ManualsPage({ user }: { user: AuthUser }) {
               canDelete={access.isAdmin}
               deleting={library.deleteManual.isPending && library.deleteManual.variables === manual.id}
               onDelete={() => deleteManual(manual.id)}
+              offline={
+                saved.available
+                  ? {
+                      savedBytes: saved.sizeOf(manual.fileUrl),
+                      busy: (saved.save.isPending && saved.save.variables === manual.fileUrl) || (saved.remove.isPending && saved.remove.variables === manual.fileUrl),
+                      onSave: () => saveOffline(manual),
+                      onRemove: () => saved.remove.mutate(manual.fileUrl, { onSuccess: () => toast.success('Offline copy removed') }),
+                    }
+                  : undefined
+              }
             />
           ))}
         </ul>

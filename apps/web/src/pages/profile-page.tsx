@@ -6,6 +6,7 @@ import { PageHeading } from '@/components/page-heading';
 import { AccountInfoCard } from '@/components/profile/account-info-card';
 import { AvatarUpload } from '@/components/profile/avatar-upload';
 import { ProfileForm, type ProfileFields } from '@/components/profile/profile-form';
+import { ThemeChoiceCard } from '@/components/profile/theme-choice';
 import { TabLoading } from '@/components/tab-loading';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -66,13 +67,16 @@ export function ProfilePage({ user }: { user: AuthUser }) {
             <ProfileForm saved={saved} saving={save.isPending} onSave={saveProfile} />
           </CardContent>
         </Card>
-        <AccountInfoCard
-          email={user.email}
-          displayName={row?.displayName ?? user.displayName ?? null}
-          createdAt={row?.createdAt ?? user.createdAt ?? null}
-          emailVerified={row ? row.emailVerified === 1 : Boolean(user.emailVerified)}
-          role={role.data}
-        />
+        <div className="grid content-start gap-6">
+          <AccountInfoCard
+            email={user.email}
+            displayName={row?.displayName ?? user.displayName ?? null}
+            createdAt={row?.createdAt ?? user.createdAt ?? null}
+            emailVerified={row ? row.emailVerified === 1 : Boolean(user.emailVerified)}
+            role={role.data}
+          />
+          <ThemeChoiceCard />
+        </div>
       </div>
     </div>
   );

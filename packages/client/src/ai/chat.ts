@@ -15,6 +15,7 @@ function sourcesOf(data: unknown): ChatSource[] {
       title: typeof item.title === 'string' ? item.title : '',
       page: typeof item.page === 'number' ? item.page : null,
       fileUrl: typeof item.fileUrl === 'string' ? item.fileUrl : '',
+      ...(typeof item.quote === 'string' ? { quote: item.quote } : {}),
     }));
 }
 

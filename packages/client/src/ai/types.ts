@@ -101,12 +101,14 @@ export interface TranscriptionResponse {
   segments?: { text: string; start: number; end: number }[];
 }
 
-/** A manual passage the chat answer was grounded on. */
+/** A manual page the chat answer was grounded on; the answer cites sources[n - 1] as [n]. */
 export interface ChatSource {
   manualId: string;
   title: string;
   page: number | null;
   fileUrl: string;
+  /** Words of the passage as printed on the page, to find and highlight it there. */
+  quote?: string;
 }
 
 /** What the chat read from an attached photo: its text, the identifiers in it and the manual they name. */

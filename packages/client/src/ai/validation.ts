@@ -1,24 +1,12 @@
 // SPEC.md section 5's checks before an AI request leaves the app, with its texts (the
 // server applies the same rules with the same texts).
+import { imageUrlProblem } from '@fieldassist/client/image-url';
 import { FieldAssistValidationError } from '../errors.js';
 import type { AiMessage, TranscriptionOptions } from './types.js';
 
 export const MAX_IMAGES = 50;
 
 export const invalid = (message: string) => new FieldAssistValidationError({ message, code: 'VALIDATION_ERROR', status: 0 });
-
-/** What is wrong with an image URL, in SPEC.md's words, or undefined. */
-export function imageUrlProblem(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'Invalid URL format';
-  }
-  if (url.protocol !== 'https:') return 'Image URLs must use HTTPS protocol';
-  if (!/\.(?:jpe?g|png|gif|webp)$/i.test(url.pathname)) return 'Image URL must end with a supported format';
-  return undefined;
-}
 
 export function checkTextOptions(options: { prompt?: string; messages?: AiMessage[] }): void {
   if (!options.prompt && !options.messages?.length) throw invalid('Either prompt or messages is required');

@@ -148,4 +148,32 @@ describe('session', () => {
     expect(await pending).toBe(false);
     expect(session.tokens).toBeNull();
   });
+
+  it('offline (no answer at all): a stored session opens with the remembered user, and a request keeps it', async () => {
+    const online = setup([]);
+    await online.session.apply(tokens(), { persist: true, user: alice });
+    const offlineApi: AuthApi = {
+      call: () => Promise.reject(new FieldAssistAuthError({ code: 'NETWORK_ERROR', message: 'Network request failed', status: 0 })),
+      fetchUser: () => Promise.resolve({ user: null, status: 0 }),
+    };
+    const lost = vi.fn();
+    const offline = createSession(offlineApi, createTokenStore(online.storage, 'blink_tokens_p'), lost);
+    expect(await offline.validate(tokens())).toBe(true);
+    expect(offline.state()).toMatchObject({ user: alice, isAuthenticated: true });
+
+    // Expired while offline: the refresh gets no answer, the session stays and the stale token goes out.
+    const expired = tokens({ issued_at: nowSeconds() - 880 });
+    expect(await offline.validate(expired)).toBe(true);
+    expect(await offline.getValidToken()).toBe('at1');
+    expect(lost).not.toHaveBeenCalled();
+    expect(online.storage.data.has('blink_tokens_p')).toBe(true);
+  });
+
+  it('offline with nothing remembered, or refused when online: no session', async () => {
+    const noUser = createSession({ call: () => Promise.reject(new Error('x')), fetchUser: () => Promise.resolve({ user: null, status: 0 }) }, createTokenStore(setup([]).storage, 'k'), vi.fn());
+    expect(await noUser.validate(tokens())).toBe(false);
+    const refused = setup([401], () => null);
+    await refused.session.apply(tokens(), { persist: true, user: alice });
+    expect(await refused.session.validate(tokens())).toBe(false);
+  });
 });

@@ -39,6 +39,8 @@ export function createSession(api: AuthApi, store: TokenStore, onSessionLost: ()
   let user: AuthUser | null = null;
   let isLoading = true;
   let inflight: Promise<boolean> | null = null;
+  // The last refresh got no answer at all (offline), as opposed to a refusal.
+  let unreachable = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const listeners = new Set<AuthStateListener>();
 
@@ -70,6 +72,7 @@ export function createSession(api: AuthApi, store: TokenStore, onSessionLost: ()
     if (options.persist) await store.write(next);
     let nextUser = options.user ?? (await api.fetchUser(next.access_token)).user;
     if (!nextUser && options.keepUser) nextUser = user;
+    if (nextUser && options.persist) await store.writeUser(nextUser);
     tokens = next;
     user = nextUser;
     isLoading = false;
@@ -93,9 +96,11 @@ export function createSession(api: AuthApi, store: TokenStore, onSessionLost: ()
 
   const performRefresh = async (refreshToken: string): Promise<boolean> => {
     let body: unknown;
+    unreachable = false;
     try {
       body = await api.call('/refresh', { method: 'POST', body: { refresh_token: refreshToken }, fallback: 'Token refresh failed' });
     } catch (error) {
+      unreachable = error instanceof FieldAssistError && error.code === 'NETWORK_ERROR';
       const rejected = error instanceof FieldAssistError && error.status === 401;
       if (rejected && tokens?.refresh_token === refreshToken) end();
       return false;
@@ -122,20 +127,36 @@ export function createSession(api: AuthApi, store: TokenStore, onSessionLost: ()
     if (!current) return null;
     if (!isAccessTokenExpired(current, nowSeconds())) return current.access_token;
     if (!isRefreshTokenExpired(current, nowSeconds()) && (await refresh())) return tokens?.access_token ?? null;
+    // Offline: the session is not lost, the server just cannot be asked. The stale token lets
+    // the request fail as a network error, and the next call online refreshes.
+    if (unreachable && tokens === current) return current.access_token;
     if (tokens === current) end(); // not when a refresh 401 already ended it, or a new sign-in replaced it
     return null;
   };
 
+  // No network at start-up: the stored session stands, with the user remembered from the last
+  // time online, until the server can be asked (an app opened offline from its service worker).
+  const keepOffline = async (): Promise<boolean> => {
+    const remembered = await store.readUser();
+    if (!remembered) return false;
+    user = remembered;
+    notify();
+    return true;
+  };
+
   const validate = async (stored: TokenSet): Promise<boolean> => {
     tokens = stored;
-    if (isAccessTokenExpired(stored, nowSeconds())) return !isRefreshTokenExpired(stored, nowSeconds()) && refresh();
+    if (isRefreshTokenExpired(stored, nowSeconds()) && isAccessTokenExpired(stored, nowSeconds())) return false;
+    if (isAccessTokenExpired(stored, nowSeconds())) return (await refresh()) || (unreachable && keepOffline());
     const answer = await api.fetchUser(stored.access_token);
     if (answer.user) {
       user = answer.user;
+      await store.writeUser(answer.user);
       notify();
       schedule();
       return true;
     }
+    if (answer.status === 0) return keepOffline();
     return answer.status === 401 && !isRefreshTokenExpired(stored, nowSeconds()) && refresh();
   };
 

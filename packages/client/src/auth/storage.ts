@@ -1,7 +1,7 @@
 // Where the token set persists (PLATFORM_API.md §2.1): localStorage in a browser, a no-op
 // elsewhere, or the app's own adapter. Storage failures (quota, private mode) never throw.
 import { nowSeconds, parseStoredTokens } from './tokens.js';
-import type { StorageLike, TokenSet } from './types.js';
+import type { AuthUser, StorageLike, TokenSet } from './types.js';
 
 export function tokenStorageKey(projectId: string): string {
   return `blink_tokens_${projectId}`;
@@ -29,10 +29,15 @@ export interface TokenStore {
   readonly key: string;
   read(): Promise<TokenSet | null>;
   write(tokens: TokenSet): Promise<void>;
+  /** The user of the stored tokens, kept so the app opens signed in with no network. */
+  readUser(): Promise<AuthUser | null>;
+  writeUser(user: AuthUser): Promise<void>;
+  /** Removes the tokens and the user. */
   clear(): void;
 }
 
 export function createTokenStore(storage: StorageLike, key: string): TokenStore {
+  const userKey = `${key}_user`;
   return {
     key,
     async read() {
@@ -49,11 +54,28 @@ export function createTokenStore(storage: StorageLike, key: string): TokenStore 
         // The session still works in this page; it just will not survive a reload.
       }
     },
-    clear() {
+    async readUser() {
       try {
-        void Promise.resolve(storage.removeItem(key)).catch(() => undefined);
+        const user = JSON.parse((await storage.getItem(userKey)) ?? 'null') as AuthUser | null;
+        return typeof user?.id === 'string' && typeof user.email === 'string' ? user : null;
       } catch {
-        // Nothing stored that could be removed.
+        return null;
+      }
+    },
+    async writeUser(user) {
+      try {
+        await storage.setItem(userKey, JSON.stringify(user));
+      } catch {
+        // Only the offline start needs it.
+      }
+    },
+    clear() {
+      for (const name of [key, userKey]) {
+        try {
+          void Promise.resolve(storage.removeItem(name)).catch(() => undefined);
+        } catch {
+          // Nothing stored that could be removed.
+        }
       }
     },
   };

@@ -3,6 +3,7 @@ import type { Caller } from '../../auth/caller.js';
 import { ApiError } from '../../errors.js';
 import type { Action, AfterInsert, Authorize } from './policy.js';
 import type { Schema, TableSchema } from '../schema.js';
+import { transaction } from '../pool.js';
 import { type Sql, ident, sql, toQuery } from '../sql.js';
 import {
   compileCursor, compileDelete, compileInserts, compileOrder, compileReturning, compileUpdate,
@@ -112,19 +113,4 @@ export async function deleteRows(ctx: RestContext, call: RestCall) {
 /** An unfiltered PATCH or DELETE (the client's deleteMany({ where: {} })) is refused, not run on every row. */
 function requireFilter(query: RestQuery) {
   if (query.filters.length === 0) throw new ApiError('FILTER_REQUIRED', 'Updates and deletes need at least one filter');
-}
-
-export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query(begin);
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }

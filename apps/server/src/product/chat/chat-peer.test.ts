@@ -30,7 +30,7 @@ describe('POST /api/app/:projectId/chat with a model', () => {
     const [system, user] = sent!.messages as { role: string; content: string }[];
     expect(system!.role).toBe('system');
     // SPEC.md section 7: cite manual sections, step by step, concise and practical, flag general knowledge.
-    expect(system!.content).toMatch(/Cite the manual and page/);
+    expect(system!.content).toMatch(/Cite the manual section behind every step by its excerpt number in square brackets, as \[1\] or \[2\]/);
     expect(system!.content).toMatch(/step-by-step/);
     expect(system!.content).toMatch(/concise and practical/);
     expect(system!.content).toMatch(/general knowledge/);
@@ -38,6 +38,35 @@ describe('POST /api/app/:projectId/chat with a model', () => {
     expect(user!.content).toMatch(/^Manual excerpts:\n\n\[1\] CP-200 Centrifugal Pump Service Manual, page 2\nError code E42: the CP-200 lost its prime\./);
     expect(user!.content.endsWith(`Question: ${QUESTION}`)).toBe(true);
     expect(user!.content).not.toContain('Plant Room System Planner'); // not among the best passages for this question
+  });
+
+  it('numbers the excerpts one per page as the sources are numbered, and drops a citation of an excerpt it was not given, also when split across chunks', async () => {
+    peer.set({ reply: 'Prime the casing [1]. Fit seal kit PN-4471-B [2] and torque the nut [2, 9]. Regrease the bearing [9].', chunkSize: 3 });
+    const { text, sources } = await readSse(await chat.ask(tech, { question: QUESTION }));
+    const prompt = (peer.chatRequests()[0]!.messages.at(-1) as { content: string }).content;
+    const numbered = [...prompt.matchAll(/^\[(\d+)\] (.+), page (\d+)$/gm)].map((m) => ({ n: Number(m[1]), title: m[2], page: Number(m[3]) }));
+    expect(numbered.length).toBeGreaterThanOrEqual(2);
+    expect(numbered.length).toBeLessThan(9);
+    expect(numbered).toEqual(sources.map((s, i) => ({ n: i + 1, title: s.title, page: s.page })));
+    expect(new Set(sources.map((s) => `${s.manualId}:${s.page}`)).size).toBe(sources.length);
+    expect(sources[0]!.quote).toBe('Error code E42: the CP-200 lost its prime.');
+    expect(text).toBe('Prime the casing [1]. Fit seal kit PN-4471-B [2] and torque the nut [2]. Regrease the bearing.');
+    expect(JSON.parse((await chat.savedRows(tech))[0]!.response).content).toBe(text);
+  });
+
+  it('with nothing relevant in the manuals, says so first, suggests the closest pages, and has the model answer from general knowledge', async () => {
+    const question = 'How do I replace the timing belt on the RC-50 delivery van?';
+    peer.set({ reply: 'From general knowledge, not your manuals: slacken the tensioner first.' });
+    const { text, sources } = await readSse(await chat.ask(tech, { question }));
+    const [sent] = peer.chatRequests();
+    const user = (sent!.messages as { role: string; content: string }[]).at(-1)!;
+    expect(user.content.startsWith(question)).toBe(true);
+    expect(user.content).toMatch(/No manual in the library covers this, and the technician has been told so\. Answer from general knowledge and say that it is general knowledge/);
+    expect(user.content).not.toMatch(/Manual excerpts/);
+    expect(text.startsWith("I couldn't find this in your manuals.\n\n**Suggestions only, these may not answer your question:**")).toBe(true);
+    expect(text).toMatch(/^- RC-50 Rooftop Chiller Manual, page \d$/m);
+    expect(text.endsWith('\n\nFrom general knowledge, not your manuals: slacken the tensioner first.')).toBe(true);
+    expect(sources).toEqual([]);
   });
 
   it('relays the answer in the SSE parts of PLATFORM_API.md 5.2 as it comes, and saves the exchange once', async () => {
@@ -55,8 +84,9 @@ describe('POST /api/app/:projectId/chat with a model', () => {
     expect(peerAtFirstDelta).toEqual({ active: 1, completed: 0 }); // relayed while the peer was still writing
 
     expect(parts.map((p) => p.type)).toEqual(['start', 'data-sources', 'text-start', ...pieces.map(() => 'text-delta'), 'text-end', 'data-message', 'finish']);
-    expect(parts.filter((p) => p.type === 'text-delta').map((p) => p.delta)).toEqual(pieces);
-    expect(parts[1]!.data).toContainEqual({ manualId: 'manual_pump', title: 'CP-200 Centrifugal Pump Service Manual', page: 2, fileUrl: expect.stringMatching(/manual_pump\.pdf$/) });
+    // Word by word as the peer wrote it; a word's trailing space leaves with the next word (it waits to see whether a citation follows).
+    expect(parts.filter((p) => p.type === 'text-delta').map((p) => p.delta!.trim())).toEqual(pieces.map((p) => p.trim()));
+    expect(parts[1]!.data).toContainEqual({ manualId: 'manual_pump', title: 'CP-200 Centrifugal Pump Service Manual', page: 2, fileUrl: expect.stringMatching(/manual_pump\.pdf$/), quote: expect.any(String) });
     expect(text).toBe(reply);
     expect(parts.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', usage: { promptTokens: expect.any(Number), completionTokens: pieces.length, totalTokens: expect.any(Number) } });
     expect(lines.filter(Boolean).at(-1)).toBe('data: [DONE]');

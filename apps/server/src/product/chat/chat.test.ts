@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../auth/caller.js';
 import type { TestUser } from '../../test-support/users.js';
+import { LOCAL_ANSWER_NOTE } from './compose.js';
 import { fileUrlOf, LIBRARY, PLANNER_ID, readSse, startChatApp } from './test-support/chat-app.js';
 
 let chat: Awaited<ReturnType<typeof startChatApp>>;
@@ -11,22 +12,48 @@ beforeAll(async () => {
 });
 
 describe('POST /api/app/:projectId/chat without a model', () => {
-  it('says no AI model is configured and quotes the best passages, each cited with manual and page', async () => {
+  it('answers with the sentences of the best passage that carry the question, each page shown cited once, and one line saying no model wrote it', async () => {
     const user = await chat.signUp('viewer');
     const response = await chat.ask(user, { question: 'GB-90 fault F28, the boiler will not ignite' });
     expect(response.status).toBe(200);
     const { text, sources, parts } = await readSse(response);
-    const [firstLine] = text.split('\n');
-    expect(firstLine).toMatch(/^_No AI model is configured/);
-    // The best passage first, quoted whole under its manual and page.
-    expect(text).toContain(`**GB-90 Gas Boiler Installation Guide, page 2**\n\n> ${LIBRARY[1].pages[1]}`);
-    expect(text.match(/^\*\*.+, page \d+\*\*$/gm)?.length).toBeGreaterThanOrEqual(1);
-    expect(sources[0]).toEqual({ manualId: 'manual_boiler', title: 'GB-90 Gas Boiler Installation Guide', page: 2, fileUrl: fileUrlOf('manual_boiler') });
-    for (const source of sources) expect(Object.keys(source).sort()).toEqual(['fileUrl', 'manualId', 'page', 'title']);
+    expect(text.startsWith(`${LIBRARY[1].pages[1]}\\\n*GB-90 Gas Boiler Installation Guide, page 2* [1]\n\n`)).toBe(true);
+    expect(text.endsWith(`\n\n${LOCAL_ANSWER_NOTE}`)).toBe(true);
+    expect(text.match(/AI model/g)).toHaveLength(1);
+    expect(sources[0]).toEqual({
+      manualId: 'manual_boiler', title: 'GB-90 Gas Boiler Installation Guide', page: 2, fileUrl: fileUrlOf('manual_boiler'), quote: 'Fault F28: no ignition.',
+    });
+    // Every source is shown under its manual and page with its number, once; nothing else is cited.
+    expect(new Set(sources.map((s) => `${s.manualId}:${s.page}`)).size).toBe(sources.length);
+    sources.forEach((s, i) => {
+      expect(text).toContain(i === 0 ? `*${s.title}, page ${s.page}* [1]` : `**${s.title}, page ${s.page}** [${i + 1}]`);
+      expect(text).toContain(s.quote);
+    });
+    expect([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]))).toEqual(sources.map((_, i) => i + 1));
     expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
 
     const [row] = await chat.savedRows(user);
-    expect(JSON.parse(row!.response).content).toBe(text);
+    expect(JSON.parse(row!.response)).toEqual({ content: text, sources });
+  });
+});
+
+describe('a question the library does not cover', () => {
+  it('begins "I couldn\'t find this in your manuals." and offers the closest pages, marked as suggestions, citing nothing', async () => {
+    const user = await chat.signUp('technician');
+    const { text, sources } = await readSse(await chat.ask(user, { question: 'How do I replace the timing belt on the RC-50 delivery van?' }));
+    expect(text.split('\n')[0]).toBe("I couldn't find this in your manuals.");
+    expect(text).toMatch(/\*\*Suggestions only, these may not answer your question:\*\*/);
+    expect(text).toMatch(/^- RC-50 Rooftop Chiller Manual, page \d$/m);
+    expect(sources).toEqual([]);
+    const [row] = await chat.savedRows(user);
+    expect(JSON.parse(row!.response)).toEqual({ content: text, sources: [] });
+  });
+
+  it('says so plainly when no word of the question is in any manual', async () => {
+    const user = await chat.signUp('viewer');
+    const { text, sources } = await readSse(await chat.ask(user, { question: 'Which grout suits a wet bathroom?' }));
+    expect(text).toBe("I couldn't find this in your manuals.");
+    expect(sources).toEqual([]);
   });
 });
 
@@ -57,8 +84,9 @@ describe('refusals', () => {
 
   it.each(['viewer', 'manager'] as const)('never gives the %s a passage or a source from a system planner', async (role) => {
     const { text, sources } = await ask(role);
-    expect(sources.length).toBeGreaterThan(0);
-    expect(sources.some((s) => s.manualId === PLANNER_ID)).toBe(false);
+    // Whether the chat answers from the pages this role may read or says it found nothing (and suggests
+    // pages), the planner is never among them.
+    expect(sources.every((s) => s.manualId !== PLANNER_ID)).toBe(true);
     expect(text).not.toContain('Plant Room System Planner');
     for (const page of LIBRARY[3].pages) expect(text).not.toContain(page.slice(0, 40));
     expect(text).not.toMatch(/V-17|LT-9|GV-2/);
@@ -66,8 +94,8 @@ describe('refusals', () => {
 
   it.each(['technician', 'admin'] as const)('answers the %s with the system planner passage', async (role) => {
     const { text, sources } = await ask(role);
-    expect(sources[0]).toEqual({ manualId: PLANNER_ID, title: 'Plant Room System Planner', page: 1, fileUrl: fileUrlOf(PLANNER_ID) });
-    expect(text).toContain(`**Plant Room System Planner, page 1**\n\n> ${LIBRARY[3].pages[0]}`);
+    expect(sources[0]).toMatchObject({ manualId: PLANNER_ID, title: 'Plant Room System Planner', page: 1, fileUrl: fileUrlOf(PLANNER_ID) });
+    expect(text.startsWith(`${LIBRARY[3].pages[0]}\\\n*Plant Room System Planner, page 1* [1]`)).toBe(true);
   });
 
   it("does not let another user read one's chat history through the REST API", async () => {

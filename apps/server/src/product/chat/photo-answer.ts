@@ -1,10 +1,8 @@
-import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
 import type { AiTextPart } from '../../ai/provider.js';
+import { PASSAGE_LIMIT, type Passage, type Retrieval, type RetrievalDeps, retrievePassages } from '../retrieval/retrieve.js';
 import { canonical } from './identifiers.js';
 import { type PhotoReading, describePhoto } from './photo.js';
-import { localAnswer } from './prompt.js';
-import { PASSAGE_LIMIT, type Passage, retrievePassages } from './retrieve.js';
 
 // How the understood photo shapes the answer: the passages come from the manual it names, and
 // the answer opens with what was read. Kept apart from service.ts, which calls these.
@@ -16,23 +14,25 @@ const candidatesForOneManual = 24;
  * The passages for a question asked with a photo: searched with the photo's model, part and
  * error codes added, then narrowed to the manual the photo names (when it has passages). A
  * photo with no readable text and no typed question has nothing to search with: no passages.
+ * When the photo names a manual, its closest pages stand even below the relevance threshold:
+ * the unit is identified, so its manual is the place to look.
  */
-export async function retrieveForPhoto(pool: pg.Pool, { question, typed, role, photo }: { question: string; typed: boolean; role: Role | null; photo: PhotoReading }): Promise<Passage[]> {
-  if (!photo.text && !typed) return [];
+export async function retrieveForPhoto(
+  deps: RetrievalDeps,
+  { question, typed, role, photo }: { question: string; typed: boolean; role: Role | null; photo: PhotoReading },
+): Promise<Retrieval> {
+  if (!photo.text && !typed) return { passages: [], relevant: true, suggestions: [] };
   const codes = photo.identifiers.filter((identifier) => identifier.kind !== 'serial').map((identifier) => identifier.value);
-  const passages = await retrievePassages(pool, { question: [question, ...codes].join(' '), role, limit: photo.manual ? candidatesForOneManual : undefined });
+  const found = await retrievePassages(deps, { question: [question, ...codes].join(' '), role, limit: photo.manual ? candidatesForOneManual : undefined });
+  const passages = found.relevant ? found.passages : photo.manual ? found.suggestions : [];
   const scoped = photo.manual ? passages.filter((passage) => passage.manualId === photo.manual!.manualId) : [];
+  if (!found.relevant && scoped.length === 0) return found;
   // Every page of the unit's manual names the model: the pages that name the error on the display come first.
   const errors = photo.identifiers.filter((identifier) => identifier.kind === 'error').map((identifier) => canonical(identifier.value));
   const namesError = (passage: Passage) => passage.text.split(/[^A-Za-z0-9-]+/).some((word) => errors.includes(canonical(word)));
   const ranked = (scoped.length > 0 ? scoped : passages).map((passage, rank) => ({ passage, rank, first: namesError(passage) }));
-  return ranked.sort((a, b) => Number(b.first) - Number(a.first) || a.rank - b.rank).slice(0, PASSAGE_LIMIT).map(({ passage }) => passage);
-}
-
-/** The answer without a model: what the photo shows first, then the passages (none when nothing could be read or asked). */
-export function localPhotoAnswer(photo: PhotoReading, passages: Passage[], typed: boolean): string {
-  const lead = describePhoto(photo);
-  return !photo.text && !typed ? lead : `${lead}\n\n${localAnswer(passages)}`;
+  const best = ranked.sort((a, b) => Number(b.first) - Number(a.first) || a.rank - b.rank).slice(0, PASSAGE_LIMIT).map(({ passage }) => passage);
+  return { passages: best, relevant: true, suggestions: [] };
 }
 
 /** What the model is told of the photo, after the question: the text read from it and what it names. */

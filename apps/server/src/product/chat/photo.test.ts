@@ -26,7 +26,8 @@ describe('a photo in the chat without a model', () => {
     const { text, sources, parts } = await readSse(await chat.ask(tech, { question: 'What is wrong with this unit?', imageUrl }));
     // The serial number is read or not, depending on the photo; the model and the fault always.
     expect(text.split('\n')[0]).toMatch(/^From the photo: model GB-90, (serial \S+, )?error F28 -> GB-90 Gas Boiler Installation Guide$/);
-    expect(text).toContain('**GB-90 Gas Boiler Installation Guide, page 2**');
+    expect(text).toContain('Fault F28: no ignition.');
+    expect(text).toContain('*GB-90 Gas Boiler Installation Guide, page 2* [1]');
     expect(sources.length).toBeGreaterThan(0);
     expect(sources.every((source) => source.manualId === 'manual_boiler')).toBe(true);
     expect(sources[0]!.page).toBe(2);

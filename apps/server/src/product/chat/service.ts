@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
-import { type AiContentPart, type AiProvider, type AiTextPart, zeroUsage } from '../../ai/provider.js';
+import { type AiContentPart, type AiMessage, type AiProvider, type AiTextPart, zeroUsage } from '../../ai/provider.js';
 import { ApiError } from '../../errors.js';
-import { type PhotoReading, understandPhoto } from './photo.js';
-import { localPhotoAnswer, photoPromptNote, retrieveForPhoto, withPhotoLead } from './photo-answer.js';
-import { CHAT_SYSTEM_PROMPT, buildChatPrompt, localAnswer } from './prompt.js';
-import { type Passage, retrievePassages } from './retrieve.js';
+import type { Embedder } from '../retrieval/embedder.js';
+import { retrievePassages } from '../retrieval/retrieve.js';
+import { withKnownCitations } from './citations.js';
+import { type ChatSource, composeAnswer } from './compose.js';
+import { isFollowUp, rankFollowUp, recentExchanges, searchQuestion } from './follow-up.js';
+import { notFoundAnswer } from './not-found.js';
+import { type PhotoReading, describePhoto, understandPhoto } from './photo.js';
+import { photoPromptNote, retrieveForPhoto, withPhotoLead } from './photo-answer.js';
+import { CHAT_SYSTEM_PROMPT, buildChatPrompt, numberExcerpts } from './prompt.js';
+import { widenToPage } from './whole-page.js';
 
 /** What the chat needs of an AI provider: with the local one it answers with the passages themselves. */
 export type ChatModel = Pick<AiProvider, 'kind' | 'streamText'>;
@@ -19,6 +25,8 @@ export interface ChatDeps {
   /** Reads a photo's text by OCR (data/ocr's readPhoto). */
   readPhotoText: (bytes: Uint8Array) => Promise<string>;
   maxTokens: number;
+  /** Embeds questions for semantic reranking; absent: full-text ranking alone. */
+  embedder?: Pick<Embedder, 'embed'>;
 }
 
 export interface ChatTurn {
@@ -30,7 +38,8 @@ export interface ChatTurn {
 }
 
 export interface ChatAnswer {
-  sources: { manualId: string; title: string; page: number | null; fileUrl: string }[];
+  /** The pages the answer cites as [1], [2]...: sources[n - 1] is [n]. */
+  sources: ChatSource[];
   /** What was read from the attached photo and which manual it names. */
   photo?: PhotoReading;
   /** The model's answer, part by part; ends with a finish part. */
@@ -39,8 +48,9 @@ export interface ChatAnswer {
 
 /**
  * Finds the passages that answer the question among the manuals this user may read and starts
- * the answer. Everything that can be refused (a photo that is not ours) is refused here,
- * before a stream is opened.
+ * the answer. A follow-up ("what about the 4 second one?") is searched with the words and the
+ * manual of the user's previous question, and a model also sees the last exchanges. Everything
+ * that can be refused (a photo that is not ours) is refused here, before a stream is opened.
  */
 export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<ChatAnswer> {
   const image = turn.imageUrl ? await deps.readOwnFile(turn.imageUrl) : undefined;
@@ -50,28 +60,42 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
   const typed = turn.question.trim() !== '';
   const question = turn.question.trim() || 'What is wrong with the equipment in this photo?';
   const photo = image && (await understandPhoto(deps, { bytes: image.bytes, correctedText: turn.photoText, role: turn.user.role }));
-  const passages = photo
-    ? await retrieveForPhoto(deps.pool, { question, typed, role: turn.user.role, photo })
-    : await retrievePassages(deps.pool, { question, role: turn.user.role });
-  const sources = citedSources(passages);
-  if (deps.model.kind === 'local') return { sources, photo, parts: streamWords(photo ? localPhotoAnswer(photo, passages, typed) : localAnswer(passages)) };
-  const prompt = buildChatPrompt(question, passages) + (photo ? photoPromptNote(photo) : '');
+  const history = await recentExchanges(deps.pool, turn.user.userId);
+  const previous = history.at(-1);
+  // A photo starts from what it shows; a short typed question may lean on the one before it.
+  const followUp = !photo && previous !== undefined && isFollowUp(question);
+  const searched = followUp ? searchQuestion(question, previous) : question;
+  const { passages: found, relevant, suggestions } = photo
+    ? await retrieveForPhoto(deps, { question, typed, role: turn.user.role, photo })
+    : await retrievePassages(deps, { question: searched, role: turn.user.role });
+  const passages = followUp ? rankFollowUp(found, question, previous!.manualIds[0]) : found;
+  // Nothing relevant enough: the answer says so first, and the model (if any) answers from general knowledge.
+  const notice = relevant ? '' : `${notFoundAnswer(suggestions)}\n\n`;
+  if (deps.model.kind === 'local') {
+    const lead = photo ? `${describePhoto(photo)}\n\n` : '';
+    // A photo with no readable text and no question: say so, and nothing else.
+    if (photo && !photo.text && !typed) return { sources: [], photo, parts: streamWords(describePhoto(photo)) };
+    if (!relevant) return { sources: [], photo, parts: streamWords(lead + notice.trim()) };
+    const answer = composeAnswer(searched, await widenToPage(deps.pool, passages));
+    return { sources: answer.sources, photo, parts: streamWords(lead + answer.text) };
+  }
+  const excerpts = numberExcerpts(searched, passages);
+  const prompt = buildChatPrompt(question, excerpts) + (photo ? photoPromptNote(photo) : '');
   const content: string | AiContentPart[] = image
     ? [{ type: 'text', text: prompt }, { type: 'image', image: `data:${image.contentType};base64,${image.bytes.toString('base64')}` }]
     : prompt;
-  const parts = deps.model.streamText({ system: CHAT_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: deps.maxTokens });
-  return { sources, photo, parts: photo ? withPhotoLead(photo, parts) : parts };
+  const earlier: AiMessage[] = history.flatMap((e) => [{ role: 'user' as const, content: e.question }, { role: 'assistant' as const, content: e.answer }]);
+  const cited = withKnownCitations(
+    deps.model.streamText({ system: CHAT_SYSTEM_PROMPT, messages: [...earlier, { role: 'user', content }], maxTokens: deps.maxTokens }),
+    excerpts.sources.length,
+  );
+  const answered = notice ? prefixed(notice, cited) : cited;
+  return { sources: excerpts.sources, photo, parts: photo ? withPhotoLead(photo, answered) : answered };
 }
 
-/** One source per manual page, in the order the passages were ranked. */
-function citedSources(passages: Passage[]): ChatAnswer['sources'] {
-  const seen = new Set<string>();
-  return passages.flatMap((p) => {
-    const key = `${p.manualId}:${p.page}`;
-    if (seen.has(key)) return [];
-    seen.add(key);
-    return [{ manualId: p.manualId, title: p.title, page: p.page, fileUrl: p.fileUrl }];
-  });
+async function* prefixed(text: string, parts: AsyncIterable<AiTextPart>): AsyncIterable<AiTextPart> {
+  yield { type: 'text-delta', delta: text };
+  yield* parts;
 }
 
 async function* streamWords(text: string): AsyncIterable<AiTextPart> {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import type { chunkText } from '../../data/chunk.js';
+import type { PageText, TextChunk } from '../../data/chunk.js';
 import type { ExtractDocument } from '../../data/extract.js';
-import { transaction } from '../../db/rest/service.js';
+import { transaction } from '../../db/pool.js';
 import { ApiError } from '../../errors.js';
 import type { ProductEventBus } from '../events.js';
 import { deleteFileText, findFileText } from '../manuals/texts.js';
@@ -16,7 +16,8 @@ export interface IngestionDeps {
   pool: pg.Pool;
   files: ManualFiles;
   extract: ExtractDocument;
-  chunk: typeof chunkText;
+  /** Cuts the pages into chunks; a chunk may carry its section's heading. */
+  chunk: (pages: PageText[]) => (TextChunk & { heading?: string })[];
   events: ProductEventBus;
   /** The server's log: a manual ingested is news (info), a worker's hiccup a warning, an unexpected failure an error. */
   log: { info(message: string): void; warn(message: string): void; error(message: string): void };
@@ -69,9 +70,9 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
       await client.query('DELETE FROM manual_content WHERE manual_id = $1', [manual.id]);
       // chunk_index counts from 0, as chunkText numbers the chunks (SPEC.md: chunkIndex 0).
       await client.query(
-        `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number)
-         SELECT $1 || '_' || n, $1, text, n, page FROM unnest($2::text[], $3::int[], $4::int[]) AS c(text, page, n)`,
-        [manual.id, chunks.map((c) => c.text), chunks.map((c) => c.page), chunks.map((c) => c.index)],
+        `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number, heading)
+         SELECT $1 || '_' || n, $1, text, n, page, heading FROM unnest($2::text[], $3::int[], $4::int[], $5::text[]) AS c(text, page, n, heading)`,
+        [manual.id, chunks.map((c) => c.text), chunks.map((c) => c.page), chunks.map((c) => c.index), chunks.map((c) => c.heading ?? '')],
       );
       await deleteFileText(client, manual.file_url);
       await client.query("UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2, ocr_pages = $3 WHERE id = $1", [manual.id, pages.length, ocrPages]);

@@ -6,7 +6,7 @@ import { makeScannedPdf } from '../../data/ocr/test-support/scanned-pdf.js';
 import { multipart } from '../../storage/test-support/upload-requests.js';
 import { SERVICE_MANUAL } from '../../data/ocr/test-support/service-manual.js';
 import type { TestUser } from '../../test-support/users.js';
-import { retrievePassages } from '../chat/retrieve.js';
+import { type Passage, retrievePassages } from '../retrieval/retrieve.js';
 import { addManual, signUpLibrarians, useLibrary, waitForIngestion } from './test-support/library-apps.js';
 
 // A scanned manual through the real app: its pages are images only (rendered from the manual's
@@ -38,8 +38,8 @@ describe('a scanned manual', () => {
 
     // The questions of each page find that page among the top five passages.
     for (const { question, page } of SERVICE_MANUAL.questions) {
-      const passages = await retrievePassages(lib.pool, { question, role: 'technician', limit: 5 });
-      expect(passages.filter((passage) => passage.manualId === manual.id).map((passage) => passage.page), question).toContain(page);
+      const { passages } = await retrievePassages({ pool: lib.pool }, { question, role: 'technician', limit: 5 });
+      expect(passages.filter((passage: Passage) => passage.manualId === manual.id).map((passage: Passage) => passage.page), question).toContain(page);
     }
     const { rows: chunks } = await lib.pool.query<{ extracted_text: string }>('SELECT extracted_text FROM manual_content WHERE manual_id = $1 AND page_number = 2', [manual.id]);
     expect(chunks.map((chunk) => chunk.extracted_text).join(' ')).toMatch(/PN-7720-G/);

@@ -65,6 +65,7 @@ describe('adding a user', () => {
       user: { id: email, email, displayName: 'Nina Novak', phone: '+1 555 0100', role: 'manager' },
       userRole: { userId: email, role: 'manager', assignedBy: admin.email },
       invitationSent: true,
+      deliveredTo: 'outbox',
     });
     expect(body.userRole.id).toMatch(/^role_[0-9a-f]{24}$/);
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Role } from '../../auth/caller.js';
 import type { AuthContext } from '../../auth/context.js';
 import { createMagicLink } from '../../auth/link-flows.js';
-import { transaction } from '../../db/rest/service.js';
+import { transaction } from '../../db/pool.js';
 import { ApiError } from '../../errors.js';
 import { invitationEmail } from '../../notify/templates.js';
 
@@ -20,6 +20,8 @@ export interface InvitedUser {
   userRole: { id: string; userId: string; role: Role; assignedBy: string };
   /** False when the user was added but the email could not be handed to the mail relay. */
   invitationSent: boolean;
+  /** Where the invitation went: a real mail relay (SMTP_URL), or the server's outbox (/dev/outbox) without one. */
+  deliveredTo: 'email' | 'outbox';
 }
 
 /**
@@ -65,5 +67,6 @@ export async function inviteUser(ctx: AuthContext, input: InviteUserInput, log: 
     user: { id: email, email, displayName: input.displayName, phone: input.phone ?? null, role: input.role, createdAt: created.toISOString() },
     userRole: { id: roleId, userId: email, role: input.role, assignedBy: input.inviter.email },
     invitationSent,
+    deliveredTo: ctx.config.smtpUrl ? 'email' : 'outbox',
   };
 }

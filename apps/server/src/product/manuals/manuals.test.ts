@@ -48,7 +48,7 @@ describe('the manual library upload, through the routes', () => {
       fileName: 'rtu-500-service.pdf', fileType: 'application/pdf',
       metadata: { title: 'RTU-500 Rooftop Unit Service Manual', technology: 'HVAC', datePublished: 'March 2021', partNumber: 'PN-4471-B' },
     });
-    expect(file.path).toMatch(/^manuals\/\d+_rtu-500-service\.pdf$/);
+    expect(file.path).toMatch(/^manuals\/\d+\/rtu-500-service\.pdf$/);
     expect(file.unreadable).toBeUndefined();
 
     const saved = await save(app, people.technician, { path: file.path, fileName: file.fileName, versionId: 'ver_1', ...file.metadata, technology: 'Unknown', tagIds: ['tag_hvac', 'tag_rtu'] });

@@ -7,7 +7,7 @@ import { type Caller, requireSignedIn } from '../../auth/caller.js';
 import type { PageText } from '../../data/chunk.js';
 import type { ExtractDocument } from '../../data/extract.js';
 import type { AfterInsert } from '../../db/rest/policy.js';
-import { transaction } from '../../db/rest/service.js';
+import { transaction } from '../../db/pool.js';
 import { ApiError } from '../../errors.js';
 import type { FileStore } from '../../storage/index.js';
 import { topFolder } from '../../storage/paths.js';
@@ -37,12 +37,12 @@ function requireLibraryWriter(caller: Caller): LibraryWriter {
 /** Checked before the body is read, so a caller who may not upload learns nothing from a 400. */
 export const authorizeLibraryWrite = (caller: Caller) => void requireLibraryWriter(caller);
 
-// Storage paths allow letters, digits and a little punctuation; the time keeps them unique.
-const libraryPath = (fileName: string) => `${LIBRARY_FOLDER}/${Date.now()}_${fileName.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').trim() || 'manual'}`;
+// Storage paths allow letters, digits and a little punctuation. The time keeps them unique as a
+// folder, not a prefix: the last segment is the stored file's name, which a download is called
+// (issue 18: no more `1795474699249_gnuplot.pdf`).
+const libraryPath = (fileName: string) => `${LIBRARY_FOLDER}/${Date.now()}/${fileName.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').trim() || 'manual'}`;
 /** A manual's file type is the media type alone (text/plain, not text/plain; charset=utf-8). */
 const mediaType = (contentType: string) => contentType.split(';')[0]!.trim();
-/** The uploaded name a library path was made from (without the time libraryPath put first). */
-const uploadedName = (storedName: string) => storedName.replace(/^\d+_/, '');
 
 export interface UploadedManualFile {
   /** The storage path: what saveManual and discardUpload take. */
@@ -136,7 +136,7 @@ async function ownLibraryFile(deps: ManualsDeps, caller: LibraryWriter, path: st
 export async function saveManual(deps: ManualsDeps, opts: { caller: Caller } & SaveManualInput): Promise<SavedManual> {
   const caller = requireLibraryWriter(opts.caller);
   const file = await ownLibraryFile(deps, caller, opts.path);
-  const fileName = opts.fileName?.trim() || uploadedName(file.fileName);
+  const fileName = opts.fileName?.trim() || file.fileName;
   const id = `manual_${randomBytes(16).toString('hex')}`;
   return transaction(deps.pool, async (client) => {
     const { rows } = await client.query<SavedManual>(

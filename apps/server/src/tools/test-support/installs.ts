@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
-import { afterAll, expect, inject } from 'vitest';
-import { createPool } from '../../db/pool.js';
+import type pg from 'pg';
+import { afterAll, expect } from 'vitest';
 import { multipart } from '../../storage/test-support/upload-requests.js';
-import { withDatabase } from '../../test-support/global-setup.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { buildTestApp } from '../../test-support/test-server.js';
 import { signUpUser, TEST_PASSWORD } from '../../test-support/users.js';
@@ -19,23 +16,6 @@ export async function tempDir(prefix: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), `fieldassist-${prefix}-`));
   afterAll(() => rm(dir, { recursive: true, force: true }));
   return dir;
-}
-
-/** A new database with no tables at all (not the migrated template), dropped after the file's tests. */
-export async function emptyDatabase(): Promise<{ url: string; pool: pg.Pool }> {
-  const adminUrl = inject('adminDatabaseUrl');
-  const name = `fa_empty_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = withDatabase(adminUrl, name);
-  const pool = createPool(url, 3);
-  afterAll(async () => {
-    await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
-  });
-  return { url, pool };
 }
 
 /**

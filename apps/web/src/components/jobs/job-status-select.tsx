@@ -9,7 +9,7 @@ type JobStatusSelectProps = { status: JobStatus; jobTitle: string; disabled?: bo
 export function JobStatusSelect({ status, jobTitle, disabled, onChange }: JobStatusSelectProps) {
   return (
     <Select value={status} onValueChange={(value) => value !== status && onChange(value as JobStatus)} disabled={disabled}>
-      <SelectTrigger aria-label={`Status of ${jobTitle}`} className="w-full sm:w-40">
+      <SelectTrigger aria-label={`Status of ${jobTitle}`} className="h-12 w-full sm:w-44">
         <SelectValue />
       </SelectTrigger>
       <SelectContent>

@@ -40,7 +40,7 @@ export function CreateTagDialog({ open, onOpenChange, onCreate }: CreateTagDialo
       <div className="grid gap-2">
         <Label htmlFor={`${id}-color`}>Color</Label>
         <div className="flex items-center gap-3">
-          <Input id={`${id}-color`} type="color" value={color} onChange={(e) => setColor(e.target.value)} className="h-10 w-16 cursor-pointer p-1" />
+          <Input id={`${id}-color`} type="color" value={color} onChange={(e) => setColor(e.target.value)} className="h-11 w-16 cursor-pointer p-1" />
           <span className="font-mono text-sm text-muted-foreground">{color}</span>
         </div>
       </div>

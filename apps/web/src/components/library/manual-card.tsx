@@ -6,8 +6,18 @@ import type { Manual, ReleaseVersion, Tag } from '@/lib/tables';
 import { cn } from '@/lib/utils';
 
 import { formatFileSize } from './format-file-size';
+import { SaveOffline } from './save-offline-button';
 
-type ManualCardProps = { manual: Manual; version?: ReleaseVersion; tags: Tag[]; canDelete: boolean; deleting: boolean; onDelete: () => void };
+type ManualCardProps = {
+  manual: Manual;
+  version?: ReleaseVersion;
+  tags: Tag[];
+  canDelete: boolean;
+  deleting: boolean;
+  onDelete: () => void;
+  /** Save for offline (issue 18); absent where the browser cannot keep files. */
+  offline?: { savedBytes: number | undefined; busy: boolean; onSave: () => void; onRemove: () => void };
+};
 
 function Fact({ term, value }: { term: string; value: string | null }) {
   return (
@@ -19,7 +29,7 @@ function Fact({ term, value }: { term: string; value: string | null }) {
 }
 
 /** One manual (SPEC.md section 2): its facts, tags, live processing state, Download and, for admins, delete. */
-export function ManualCard({ manual, version, tags, canDelete, deleting, onDelete }: ManualCardProps) {
+export function ManualCard({ manual, version, tags, canDelete, deleting, onDelete, offline }: ManualCardProps) {
   const processing = manual.processingStatus === 'pending' || manual.processingStatus === 'processing';
   return (
     <li data-testid="manual" data-status={manual.processingStatus} className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm">
@@ -56,11 +66,12 @@ export function ManualCard({ manual, version, tags, canDelete, deleting, onDelet
         </p>
       )}
       {manual.processingStatus === 'failed' && (
-        <p className="flex items-start gap-2 text-sm text-amber-700" title={manual.processingError ?? undefined}>
+        <p className="flex items-start gap-2 text-sm text-amber-900 dark:text-amber-200" title={manual.processingError ?? undefined}>
           <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           Content could not be extracted; the file can still be downloaded.
         </p>
       )}
+      {offline && <SaveOffline title={manual.title} {...offline} />}
       <div className="mt-auto flex gap-2 pt-1">
         <a href={manual.fileUrl} target="_blank" rel="noopener noreferrer" className={cn(buttonVariants({ variant: 'outline' }), 'flex-1')}>
           <Download aria-hidden="true" />

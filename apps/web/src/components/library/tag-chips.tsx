@@ -21,7 +21,7 @@ export function TagChips({ tags, selected, onToggle, label, className }: TagChip
             aria-pressed={on}
             onClick={() => onToggle(tag.id)}
             style={{ borderColor: tag.color, backgroundColor: on ? `color-mix(in srgb, ${tag.color} 22%, transparent)` : undefined }}
-            className="inline-flex min-h-8 items-center gap-1.5 rounded-full border px-3 py-1 text-xs font-medium outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:ring-offset-1"
+            className="inline-flex min-h-11 items-center gap-1.5 rounded-full border px-4 py-1 text-sm font-medium outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:ring-offset-1"
           >
             {on ? <Check className="size-3.5" aria-hidden="true" /> : <span className="size-2.5 rounded-full" style={{ backgroundColor: tag.color }} aria-hidden="true" />}
             {tag.name}

@@ -52,12 +52,12 @@ export function UserRolesDialog({ open, onOpenChange, roles, onAssign, onRemove,
           <DialogTitle>User Role Management</DialogTitle>
           <DialogDescription>Admin: full access. Technician: upload and view. Viewer: view only.</DialogDescription>
         </DialogHeader>
-        <form onSubmit={(event) => void submit(event)} className="grid gap-3 sm:grid-cols-[1fr_11rem_auto] sm:items-end" noValidate>
-          <div className="grid gap-2">
+        <form onSubmit={(event) => void submit(event)} className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-end" noValidate>
+          <div className="grid gap-2 sm:col-span-2">
             <Label htmlFor={`${id}-email`}>Email</Label>
             <Input id={`${id}-email`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="name@company.com" autoComplete="off" />
           </div>
-          <div className="grid gap-2">
+          <div className="grid min-w-0 gap-2">
             <Label id={`${id}-role`}>Role</Label>
             <Select value={role} onValueChange={(value) => setRole(value as UserRoleName)}>
               <SelectTrigger aria-labelledby={`${id}-role`}>
@@ -75,7 +75,7 @@ export function UserRolesDialog({ open, onOpenChange, roles, onAssign, onRemove,
           <Button type="submit" disabled={saving}>
             {saving ? 'Assigning…' : 'Assign Role'}
           </Button>
-          {problem && <Alert className="sm:col-span-3">{problem}</Alert>}
+          {problem && <Alert className="sm:col-span-2">{problem}</Alert>}
         </form>
         <section aria-labelledby={`${id}-list`} className="grid min-w-0 gap-2">
           <h3 id={`${id}-list`} className="text-sm font-semibold">
@@ -89,7 +89,7 @@ export function UserRolesDialog({ open, onOpenChange, roles, onAssign, onRemove,
                 <span className="flex shrink-0 items-center gap-2">
                   <Badge className="capitalize">{row.role}</Badge>
                   {row.userId.toLowerCase() !== currentEmail.toLowerCase() && (
-                    <Button variant="ghost" size="icon" className="size-8 text-destructive" aria-label={`Remove role of ${row.userId}`} onClick={() => onRemove(row)}>
+                    <Button variant="ghost" size="icon" className="text-destructive" aria-label={`Remove role of ${row.userId}`} onClick={() => onRemove(row)}>
                       <Trash2 aria-hidden="true" />
                     </Button>
                   )}

@@ -48,7 +48,7 @@ export function ProfileForm({ saved, saving, onSave }: ProfileFormProps) {
       </div>
       <div className="grid gap-2">
         <Label htmlFor={`${id}-email`}>Email</Label>
-        <Input id={`${id}-email`} value={fields.email} readOnly aria-describedby={`${id}-email-note`} className="bg-muted text-muted-foreground" />
+        <Input id={`${id}-email`} value={fields.email} readOnly aria-describedby={`${id}-email-note`} className="bg-muted" />
         <p id={`${id}-email-note`} className="text-xs text-muted-foreground">
           Your email address cannot be changed.
         </p>

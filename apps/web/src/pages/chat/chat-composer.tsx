@@ -95,7 +95,7 @@ export function ChatComposer({ isLoading, onSend }: ChatComposerProps) {
           type="button"
           variant="outline"
           size="icon"
-          className="size-10"
+          className="size-12"
           aria-label="Attach image"
           title="Attach image"
           disabled={isLoading}
@@ -117,9 +117,9 @@ export function ChatComposer({ isLoading, onSend }: ChatComposerProps) {
           enterKeyHint="send"
           placeholder="Ask about equipment issues, troubleshooting steps..."
           // One line until typed in: on a phone the long placeholder would otherwise open three.
-          className="max-h-32 min-h-10 min-w-0 flex-1 resize-none placeholder:overflow-hidden placeholder:text-ellipsis placeholder:whitespace-nowrap"
+          className="max-h-32 min-h-12 min-w-0 flex-1 resize-none placeholder:overflow-hidden placeholder:text-ellipsis placeholder:whitespace-nowrap"
         />
-        <Button type="submit" size="icon" className="size-10" aria-label="Send message" title="Send message" disabled={!canSend}>
+        <Button type="submit" size="icon" className="size-12" aria-label="Send message" title="Send message" disabled={!canSend}>
           {isLoading ? <Loader2 className="size-5 animate-spin" /> : <SendHorizontal className="size-5" />}
         </Button>
       </div>

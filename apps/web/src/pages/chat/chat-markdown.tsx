@@ -1,7 +1,12 @@
-import { memo, useState, type ComponentProps } from 'react';
+import type { ChatSource } from '@fieldassist/client';
+import { createContext, memo, useContext, useMemo, useState, type ComponentProps } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
+
+import { sourceLabel } from './open-source';
+import { citationNumber, remarkCitations } from './remark-citations';
+import { SourceLink } from './source-link';
 
 /**
  * Answers may quote manuals, and a manual can carry text written to steer the model. An image
@@ -24,7 +29,31 @@ function OwnOriginImage({ src, alt }: ComponentProps<'img'>) {
   return <img src={src} alt={alt ?? ''} loading="lazy" onError={() => setFailed(true)} className="my-2 max-h-80 max-w-full rounded-md border" />;
 }
 
+const Sources = createContext<ChatSource[]>([]);
+
+/**
+ * An inline citation [n]: opens source n as the sources list does. The link itself is 44 px for
+ * gloved fingers; negative margins keep the line as tall as the 24 px pill drawn inside it.
+ */
+function Citation({ n }: { n: number }) {
+  const source = useContext(Sources)[n - 1];
+  if (!source) return <span>[{n}]</span>;
+  return (
+    <SourceLink
+      source={source}
+      aria-label={`Source ${n}: ${sourceLabel(source)}`}
+      className="group -mx-2 -my-2.5 inline-flex min-h-11 min-w-11 items-center justify-center rounded-md align-middle no-underline"
+    >
+      <span className="inline-flex h-6 min-w-6 items-center justify-center rounded-md bg-primary px-1.5 text-sm leading-none font-semibold text-primary-foreground group-hover:bg-primary/85">
+        {n}
+      </span>
+    </SourceLink>
+  );
+}
+
 function AnswerLink({ href, children }: ComponentProps<'a'>) {
+  const cited = citationNumber(href);
+  if (cited) return <Citation n={cited} />;
   // The sanitiser removed any href it did not trust (javascript:, data:, ...): keep the words only.
   if (!href) return <span>{children}</span>;
   const inPage = href.startsWith('#');
@@ -50,27 +79,33 @@ const components: Components = {
 };
 
 // Tailwind has no typography plugin here: the answer's elements are styled from the container.
+// Read in sunlight: 16 px, full-contrast text; code keeps its lines and scrolls sideways.
 const prose = [
-  'min-w-0 text-sm leading-relaxed wrap-anywhere',
+  'min-w-0 text-base leading-relaxed text-foreground wrap-anywhere',
   '[&_p]:my-2 [&>*:first-child]:mt-0 [&>*:last-child]:mb-0',
-  '[&_ul]:my-2 [&_ul]:list-disc [&_ul]:pl-5 [&_ol]:my-2 [&_ol]:list-decimal [&_ol]:pl-5 [&_li]:my-0.5',
-  '[&_h1]:mt-3 [&_h1]:mb-2 [&_h1]:text-base [&_h1]:font-semibold [&_h2]:mt-3 [&_h2]:mb-2 [&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:mb-1 [&_h3]:font-semibold',
-  '[&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_code]:py-0.5 [&_code]:font-mono [&_code]:text-[0.8125rem]',
-  '[&_pre]:my-2 [&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-muted [&_pre]:p-3 [&_pre_code]:bg-transparent [&_pre_code]:p-0',
-  '[&_blockquote]:my-2 [&_blockquote]:border-l-4 [&_blockquote]:pl-3 [&_blockquote]:text-muted-foreground',
-  '[&_th]:border [&_th]:px-2 [&_th]:py-1 [&_th]:text-left [&_td]:border [&_td]:px-2 [&_td]:py-1 [&_hr]:my-3',
+  '[&_ul]:my-2 [&_ul]:list-disc [&_ul]:pl-5 [&_ol]:my-2 [&_ol]:list-decimal [&_ol]:pl-6 [&_li]:my-1 [&_li]:pl-0.5 [&_li::marker]:font-semibold',
+  '[&_h1]:mt-3 [&_h1]:mb-2 [&_h1]:text-lg [&_h1]:font-semibold [&_h2]:mt-3 [&_h2]:mb-2 [&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:mb-1 [&_h3]:font-semibold',
+  '[&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_code]:py-0.5 [&_code]:font-mono [&_code]:text-[0.9375rem]',
+  '[&_pre]:my-3 [&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:border [&_pre]:bg-muted [&_pre]:p-3 [&_pre]:leading-snug [&_pre]:whitespace-pre [&_pre]:wrap-normal',
+  '[&_pre_code]:bg-transparent [&_pre_code]:p-0 [&_pre_code]:whitespace-pre',
+  '[&_blockquote]:my-2 [&_blockquote]:border-l-4 [&_blockquote]:pl-3',
+  '[&_em]:text-foreground [&_th]:border [&_th]:px-2 [&_th]:py-1 [&_th]:text-left [&_td]:border [&_td]:px-2 [&_td]:py-1 [&_hr]:my-3',
 ].join(' ');
 
 /**
- * An answer's markdown (GitHub flavour). Raw HTML is dropped and the rest passes rehype-sanitize's
- * GitHub schema, so no script, event handler or javascript: link survives.
+ * An answer's markdown (GitHub flavour), its citations [n] linked to `sources`. Raw HTML is
+ * dropped and the rest passes rehype-sanitize's GitHub schema, so no script, event handler or
+ * javascript: link survives.
  */
-export const ChatMarkdown = memo(function ChatMarkdown({ content }: { content: string }) {
+export const ChatMarkdown = memo(function ChatMarkdown({ content, sources = [] }: { content: string; sources?: ChatSource[] }) {
+  const remarkPlugins = useMemo(() => [remarkGfm, remarkCitations(sources.length)], [sources.length]);
   return (
-    <div className={prose}>
-      <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]} components={components} skipHtml>
-        {content}
-      </Markdown>
-    </div>
+    <Sources.Provider value={sources}>
+      <div className={prose}>
+        <Markdown remarkPlugins={remarkPlugins} rehypePlugins={[rehypeSanitize]} components={components} skipHtml>
+          {content}
+        </Markdown>
+      </div>
+    </Sources.Provider>
   );
 });

@@ -18,7 +18,7 @@ export function ImagePreview({ url, name, onRemove, disabled }: ImagePreviewProp
           title="Remove image"
           disabled={disabled}
           onClick={onRemove}
-          className="absolute -top-2 -right-2 size-6 rounded-full shadow-md after:absolute after:-inset-2"
+          className="absolute -top-3 -right-3 size-11 rounded-full shadow-md"
         >
           <X className="size-3.5" />
         </Button>

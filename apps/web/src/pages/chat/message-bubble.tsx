@@ -22,15 +22,17 @@ export function MessageBubble({ message, busy = false, onAskAgain }: { message: 
       <span
         aria-hidden="true"
         className={cn(
-          'mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-full sm:size-8',
-          mine ? 'bg-primary text-primary-foreground' : 'bg-primary/10 text-primary',
+          'mt-0.5 size-7 shrink-0 items-center justify-center rounded-full sm:flex sm:size-8',
+          // On a phone the answer takes the whole width: its steps and commands need it more than an icon does.
+          mine ? 'flex bg-primary text-primary-foreground' : 'hidden bg-primary/10 text-primary',
         )}
       >
         {mine ? <User className="size-4" /> : <Bot className="size-4" />}
       </span>
       <div
         className={cn(
-          'min-w-0 max-w-[85%] rounded-2xl px-3.5 py-2.5 sm:max-w-[75%] sm:px-4 sm:py-3',
+          'min-w-0 rounded-2xl px-3.5 py-2.5 sm:max-w-[75%] sm:px-4 sm:py-3',
+          mine ? 'max-w-[85%]' : 'max-w-full flex-1 sm:flex-none',
           mine ? 'rounded-tr-sm bg-primary text-primary-foreground' : 'rounded-tl-sm border bg-card text-card-foreground shadow-xs',
           message.status === 'error' && 'border-destructive/40 bg-destructive/5',
         )}
@@ -40,7 +42,7 @@ export function MessageBubble({ message, busy = false, onAskAgain }: { message: 
         )}
         {mine && message.photo && <PhotoReading photo={message.photo} disabled={busy} onAskAgain={onAskAgain} />}
         {mine ? (
-          message.content && <p className="text-sm leading-relaxed whitespace-pre-wrap wrap-anywhere">{message.content}</p>
+          message.content && <p className="text-base leading-relaxed whitespace-pre-wrap wrap-anywhere">{message.content}</p>
         ) : message.status === 'waiting' ? (
           <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
             <Loader2 aria-hidden="true" className="size-4 animate-spin" />
@@ -51,7 +53,7 @@ export function MessageBubble({ message, busy = false, onAskAgain }: { message: 
             {message.content}
           </p>
         ) : (
-          <ChatMarkdown content={message.content} />
+          <ChatMarkdown content={message.content} sources={message.sources} />
         )}
         {!mine && message.status === 'done' && <MessageSources sources={message.sources ?? []} />}
       </div>

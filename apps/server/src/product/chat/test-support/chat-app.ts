@@ -68,6 +68,9 @@ export async function startChatApp(options: { peer?: OpenAiPeer } = {}) {
   const env: Record<string, string> = {
     PUBLIC_URL: TEST_PUBLIC_URL,
     AI_TIMEOUT_MS: '10000',
+    // Full-text ranking alone: with the background indexer on, whether a borderline question is
+    // relevant would depend on how far it got. The semantic stage has its own tests (retrieval/).
+    EMBEDDINGS: 'off',
     ...(options.peer ? { AI_BASE_URL: options.peer.baseUrl, AI_API_KEY: 'peer-key', AI_MODEL: 'peer-model' } : {}),
   };
   const { app, projectId, pool } = await buildTestApp(env);
@@ -114,4 +117,4 @@ export async function readSse(response: Response, onPart: (part: SsePart) => voi
 }
 
 export type SsePart = { type: string; delta?: string; data?: unknown; errorText?: string; [key: string]: unknown };
-export interface ChatSource { manualId: string; title: string; page: number | null; fileUrl: string }
+export interface ChatSource { manualId: string; title: string; page: number | null; fileUrl: string; quote: string }

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { chunkSections, isHeading } from './chunk-sections.js';
+
+describe('isHeading', () => {
+  it('knows numbered, capitalised and Title Case headings from sentences and steps', () => {
+    for (const line of ['3.2 Replacing the Condenser Fan', 'Chapter 4 Troubleshooting', 'TROUBLESHOOTING', 'Replacing the Door Gasket', 'Error Codes']) {
+      expect(isHeading(line), line).toBe(true);
+    }
+    for (const line of ['1. Remove the four screws.', 'Check the fuse before you open the cabinet.', 'the pump', 'Power supply 230 V, 50 Hz:', '42', 'fan']) {
+      expect(isHeading(line), line).toBe(false);
+    }
+  });
+});
+
+describe('chunkSections', () => {
+  const procedure = ['Replacing the Door Gasket', ...Array.from({ length: 8 }, (_, i) => `${i + 1}. Step ${i + 1} of the procedure: loosen, lift and check the gasket seat carefully.`)].join('\n');
+
+  it('starts a chunk at a heading, keeps a procedure whole and carries the heading onto the next page', () => {
+    const pages = [
+      { page: 1, text: `Installation\n${'Mount the unit level on its feet. '.repeat(20)}\n${procedure}` },
+      { page: 2, text: `9. Close the door and test the seal with a sheet of paper. ${'Repeat the test at each corner of the door. '.repeat(5)}\nERROR CODES\nE1 means the sensor is open.` },
+    ];
+    const chunks = chunkSections(pages, { size: 700, overlap: 100 });
+    const gasket = chunks.find((c) => c.heading === 'Replacing the Door Gasket' && c.page === 1)!;
+    expect(gasket.text).toBe(procedure); // all eight steps in one chunk, though longer than 700 characters
+    expect(chunks.find((c) => c.page === 2 && c.text.startsWith('9. Close'))?.heading).toBe('Replacing the Door Gasket');
+    expect(chunks.find((c) => c.text.startsWith('ERROR CODES'))?.heading).toBe('ERROR CODES');
+    expect(chunks.find((c) => c.text.startsWith('Installation'))?.heading).toBe('Installation');
+    expect(chunks.map((c) => c.index)).toEqual(chunks.map((_, i) => i));
+  });
+
+  it('joins short sections up to the size and splits a section far longer than it', () => {
+    const text = `Fuses\nF1 is 2 A.\nRelays\nK1 switches the fan.\nLong Section Follows\n${'The compressor trips when the condenser fan is blocked. '.repeat(60)}`;
+    const chunks = chunkSections([{ page: 3, text }], { size: 500, overlap: 100 });
+    expect(chunks[0]).toMatchObject({ heading: 'Fuses', text: 'Fuses\nF1 is 2 A.\nRelays\nK1 switches the fan.' });
+    expect(chunks[1]!.heading).toBe('Long Section Follows');
+    const long = chunks.filter((c) => c.heading === 'Long Section Follows');
+    expect(long.length).toBeGreaterThan(5);
+    for (const chunk of long) expect(chunk.text.length).toBeLessThanOrEqual(500);
+    for (const chunk of chunks) expect(text).toContain(chunk.text);
+  });
+});

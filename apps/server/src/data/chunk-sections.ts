@@ -1,0 +1,82 @@
+import { type PageText, splitPage, type TextChunk } from './chunk.js';
+
+export interface SectionChunk extends TextChunk {
+  /** The heading of the section the chunk belongs to ('' before the first heading). */
+  heading: string;
+}
+
+const smallWords = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'into', 'of', 'on', 'or', 'the', 'to', 'with', 'vs', 'via']);
+
+/**
+ * Whether a line reads as a section heading: numbered ("3.2 Replacing the fan", "Chapter 4"),
+ * in capitals, or a short Title Case line without closing punctuation. Numbered steps
+ * ("1. Remove the cover.") are sentences, so they are not headings.
+ */
+export function isHeading(line: string): boolean {
+  const text = line.trim();
+  if (text.length < 3 || text.length > 90 || /[.,;:!?)]$/.test(text) || !/\p{L}{2}/u.test(text)) return false;
+  if (/^(chapter|section|part|appendix)\s+[\dA-Z]+\b/i.test(text)) return true;
+  if (/^\d+(\.\d+)+\.?\s+\p{Lu}/u.test(text)) return true;
+  const words = text.split(/\s+/);
+  if (words.length > 10) return false;
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  if (letters.length >= 4 && letters === letters.toUpperCase()) return true;
+  if (words.length === 1) return /^\p{Lu}\p{Ll}{3,}$/u.test(text); // "Troubleshooting", "Maintenance"
+  const content = words.filter((w) => /^\p{L}/u.test(w) && !smallWords.has(w.toLowerCase()));
+  const capitalised = content.filter((w) => /^\p{Lu}/u.test(w));
+  return content.length >= 2 && capitalised.length === content.length && /^[\p{Lu}\d]/u.test(text);
+}
+
+/** A chunk shorter than this takes in the next section too. */
+const MIN_CHUNK = 200;
+
+interface Section {
+  heading: string;
+  text: string;
+}
+
+/** A page's text cut before each heading line; text before the first heading keeps `carried`. */
+function pageSections(text: string, carried: string): Section[] {
+  const sections: Section[] = [{ heading: carried, text: '' }];
+  for (const line of text.split('\n')) {
+    if (isHeading(line)) sections.push({ heading: line.trim(), text: line });
+    else sections[sections.length - 1]!.text += `${sections[sections.length - 1]!.text ? '\n' : ''}${line}`;
+  }
+  return sections.filter((s) => s.text.trim());
+}
+
+/**
+ * Cuts a manual's pages into chunks along its sections: a chunk starts at a heading where one
+ * falls, a fragment under 200 characters is joined to the next section, and a section up to 1.5 x `size`
+ * (a procedure with its numbered steps) stays whole; longer ones are split at paragraph,
+ * sentence or word boundaries with `overlap`. Each chunk carries its section's heading, from
+ * an earlier page too, and a chunk never spans two pages, so every chunk can cite its page.
+ */
+export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } = {}): SectionChunk[] {
+  const chunks: SectionChunk[] = [];
+  let carried = '';
+  const push = (page: number, heading: string, text: string) => {
+    const trimmed = text.trim();
+    if (trimmed) chunks.push({ page, index: chunks.length, heading, text: trimmed });
+  };
+  for (const { page, text } of pages) {
+    let open: Section | undefined;
+    for (const section of pageSections(text, carried)) {
+      carried = section.heading;
+      // A fragment (the end of a section from the page before, a heading with a line) joins the next section.
+      if (open && open.text.length < MIN_CHUNK && open.text.length + section.text.length + 1 <= size) {
+        open.text += `\n${section.text}`;
+        continue;
+      }
+      if (open) push(page, open.heading, open.text);
+      open = undefined;
+      if (section.text.length <= size * 1.5) {
+        open = { ...section };
+        continue;
+      }
+      for (const { start, end } of splitPage(section.text, size, overlap)) push(page, section.heading, section.text.slice(start, end));
+    }
+    if (open) push(page, open.heading, open.text);
+  }
+  return chunks;
+}

@@ -1,0 +1,124 @@
+// The answer composed without an AI model, from passages as extraction stores them.
+import { describe, expect, it } from 'vitest';
+import { composeAnswer, escapeMarkdown, LOCAL_ANSWER_NOTE } from './compose.js';
+import type { Passage } from '../retrieval/retrieve.js';
+
+const passage = (text: string, over: Partial<Passage> = {}): Passage => ({
+  chunkId: 'c1', manualId: 'manual_cx', title: 'CX-10 Compressor Service Manual', page: 12, fileUrl: 'https://files.test/cx.pdf', text, heading: '', score: 1, ...over,
+});
+
+const filterPage = [
+  'Replacing the intake filter',
+  '',
+  'The intake filter clogs after about 500 hours in a dusty plant room. A clogged filter starves the CX-10 of air, so it overheats and trips on alarm A12. Order filter F-220 from your distributor.',
+  '',
+  '1. Switch the unit off and lock out the supply.',
+  '2. Unclip the filter cover and pull the old filter out.',
+  '3. Push the new filter in until it clicks.',
+  '',
+  'Then reset the alarm log from the service console:',
+  '',
+  '```',
+  'service reset --alarm A12',
+  '    --verbose   # prints each cleared entry',
+  '```',
+].join('\n');
+
+describe('composeAnswer', () => {
+  it('leads with the sentences that carry the question, then the steps in order, then the command exactly as printed', () => {
+    const { text, sources } = composeAnswer('CX-10 trips on alarm A12, what do I do?', [passage(filterPage)]);
+    expect(text).toBe([
+      'A clogged filter starves the CX-10 of air, so it overheats and trips on alarm A12. Order filter F-220 from your distributor.\\',
+      '*CX-10 Compressor Service Manual, page 12* [1]',
+      '',
+      '1. Switch the unit off and lock out the supply.',
+      '2. Unclip the filter cover and pull the old filter out.',
+      '3. Push the new filter in until it clicks.',
+      '',
+      '```',
+      'service reset --alarm A12',
+      '    --verbose   # prints each cleared entry',
+      '```',
+      '',
+      LOCAL_ANSWER_NOTE,
+    ].join('\n'));
+    expect(sources).toEqual([{
+      manualId: 'manual_cx', title: 'CX-10 Compressor Service Manual', page: 12, fileUrl: 'https://files.test/cx.pdf',
+      quote: 'A clogged filter starves the CX-10 of air, so it overheats and trips on alarm A12.',
+    }]);
+  });
+
+  it('answers an identifier with the sentence that names it', () => {
+    const { text } = composeAnswer('part number of the filter F-220?', [passage(filterPage)]);
+    expect(text.startsWith('Order filter F-220 from your distributor.')).toBe(true);
+  });
+
+  it('shows at most two further pages that carry the question, shorter, each under its manual and page, and lists only pages shown', () => {
+    const others = [
+      passage('Alarm A12 can also follow a blocked condenser fan. Check the fan turns freely.', { chunkId: 'c2', page: 30 }),
+      passage('Alarm A12 resets by itself after ten minutes when the air flow is back.', { chunkId: 'c3', page: 31 }),
+      passage('Alarm A12 history is kept for ninety days in the log.', { chunkId: 'c4', page: 32 }),
+      passage('Mounting brackets and torque values for the frame.', { chunkId: 'c5', manualId: 'manual_frame', title: 'Frame Guide', page: 2 }),
+      passage('The intake filter clogs after about 500 hours.', { chunkId: 'c6', page: 12 }), // the page already shown
+    ];
+    const { text, sources } = composeAnswer('alarm A12 on the CX-10', [passage(filterPage), ...others]);
+    expect(sources.map((s) => s.page)).toEqual([12, 30, 31]);
+    expect(text).toContain('**Also in your manuals**\n\n**CX-10 Compressor Service Manual, page 30** [2]\\\nAlarm A12 can also follow a blocked condenser fan.');
+    expect(text).toContain('**CX-10 Compressor Service Manual, page 31** [3]\\\nAlarm A12 resets by itself');
+    expect(text).not.toMatch(/ninety days|Mounting brackets/);
+    expect(sources[1]!.quote).toBe('Alarm A12 can also follow a blocked condenser fan.');
+  });
+
+  it('keeps a long procedure short: eight steps, then how many more are on the page', () => {
+    const steps = Array.from({ length: 11 }, (_, i) => `${i + 1}. Step number ${i + 1} of the purge.`).join('\n');
+    const { text } = composeAnswer('how do I purge the line', [passage(`Purging the line.\n\n${steps}`)]);
+    expect(text).toContain('8. Step number 8 of the purge.\n\n_3 more steps on the page._');
+    expect(text).not.toContain('Step number 9');
+  });
+
+  it('shows text from a manual as printed, never as markdown or HTML', () => {
+    const hostile = 'Alarm A12: see [the portal](javascript:alert(1)) and <img src=x onerror=alert(1)> *now*.';
+    const { text } = composeAnswer('alarm A12', [passage(hostile)]);
+    expect(text.split('\n')[0]).toBe(`${escapeMarkdown(hostile)}\\`);
+    expect(text).toContain('\\[the portal\\](javascript:alert(1)) and \\<img src=x onerror=alert(1)> \\*now\\*');
+  });
+
+  it('leaves what markdown would not misread as typed: names with underscores, options with dashes', () => {
+    expect(escapeMarkdown('--stack-auto makes srec_cat and SDCC_INCLUDE work; a < b')).toBe('--stack-auto makes srec_cat and SDCC_INCLUDE work; a < b');
+    expect(escapeMarkdown('- not a list, _not emphasis_, &amp; not an entity')).toBe('\\- not a list, \\_not emphasis\\_, \\&amp; not an entity');
+  });
+
+  it('answers a troubleshooting entry with its solution, and a table question with the table\'s rows', () => {
+    const faq = [
+      'Appendix B: Troubleshooting 56',
+      '',
+      '• Problem: after flashing a firmware that lowers the clock, ISP fails. Or a programmer cannot initialize communication with a brand new chip.',
+      'Solution: The target still runs at its internal clock speed. Therefore, the ISP clock must be reduced using the -B option.',
+    ].join('\n');
+    const { text } = composeAnswer('brand new chip, programmer cannot initialise communication', [passage(faq)]);
+    expect(text.startsWith('Or a programmer cannot initialize communication with a brand new chip.\\\nSolution: The target still runs at its internal clock speed. Therefore, the ISP clock must be reduced using the -B option.\\\n')).toBe(true);
+
+    const vectors = 'Interrupt numbers of the 8051:\nInterrupt # Description Vector Address\n0 External 0 0x0003\n1 Timer 0 0x000b\n3 Timer 1 0x001b\n4 Serial 0x0023';
+    const table = composeAnswer('8051 timer 1 vector address', [passage(vectors)]).text;
+    expect(table).toBe(`Interrupt numbers of the 8051:\\\n*${passage('').title}, page 12* [1]\n\n- Interrupt # Description Vector Address\n- 0 External 0 0x0003\n- 1 Timer 0 0x000b\n- 3 Timer 1 0x001b\n- 4 Serial 0x0023\n\n${LOCAL_ANSWER_NOTE}`);
+  });
+
+  it('shows a command printed in the body font as code, and leaves a wrapped line of prose as prose', () => {
+    const page = [
+      'If SDCC does not build, start from scratch and keep the output of each step. Configure it like:',
+      './configure 2>&1 | tee configure.log',
+      'and build it like:',
+      'make 2>&1 | tee make.log',
+      'The ISP clock must be reduced',
+      'using the -B option before the',
+      'initialization succeeds.',
+    ].join('\n');
+    const { text } = composeAnswer('how do I keep the output of configure and make', [passage(page)]);
+    expect(text).toContain('```\n./configure 2>&1 | tee configure.log\n```');
+    expect(text).not.toMatch(/```\nusing the -B/);
+  });
+
+  it('says so when there is no passage, with no source', () => {
+    expect(composeAnswer('anything', [])).toEqual({ text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] });
+  });
+});

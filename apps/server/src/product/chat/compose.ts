@@ -1,0 +1,249 @@
+import type { Passage } from '../retrieval/retrieve.js';
+import { type Block, hasWord, parseBlocks, questionTerms, type Terms, termScore } from './passage-text.js';
+
+/** A manual page an answer cites as [n], n being its place in the list (from 1). */
+export interface ChatSource {
+  manualId: string;
+  title: string;
+  page: number | null;
+  fileUrl: string;
+  /** Words of the passage as printed, for the viewer to find and highlight on the page. */
+  quote: string;
+}
+
+export interface ComposedAnswer {
+  /** Markdown. */
+  text: string;
+  /** The pages the text cites, each once, numbered as cited. */
+  sources: ChatSource[];
+}
+
+export const LOCAL_ANSWER_NOTE = '_Composed from your manuals; no AI model wrote this answer._';
+const DIRECT_ANSWER_CHARS = 420;
+const FURTHER_CHARS = 180;
+const MAX_STEPS = 8;
+const STEP_CHARS = 240;
+const MAX_CODE_BLOCKS = 2;
+const CODE_LINES = 16;
+
+/**
+ * Escapes what markdown would read as formatting, so a manual's text shows as printed, and
+ * only that: "srec_cat" and "--stack-auto" stay as typed (GitHub markdown ignores an
+ * underscore inside a word, and a dash starts a list only when a space follows).
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/[\\`*~[]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|<(?=[\p{L}/!?])|\](?=[([])|&(?=#?[\p{L}\p{N}]+;)/gu, '\\$&')
+    .replace(/^(\s*)([-+]\s|#{1,6}(?:\s|$)|>|=+\s*$|-+\s*$|\d+[.)]\s)/, '$1\\$2');
+}
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).replace(/[\s,;:]+$/, '')}…`;
+}
+
+/** A fence longer than any run of backticks inside, so the code is shown exactly as printed. */
+function fenced(code: string): string {
+  const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}\n${code}\n${fence}`;
+}
+
+const label = (p: Pick<Passage, 'title' | 'page'>) => escapeMarkdown(`${p.title}${p.page ? `, page ${p.page}` : ''}`);
+
+interface Scored {
+  text: string;
+  score: number;
+  /** Position in the passage, to keep the chosen sentences in reading order. */
+  order: number;
+  /** Index of the block it comes from. */
+  block: number;
+}
+
+/**
+ * The passage's sentences scored against the question. A word of the question found in few
+ * of them says more about which one answers ("calibrate") than one found in most ("avrdude").
+ */
+function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
+  const texts = blocks.flatMap((block, index) => (block.kind === 'prose' ? block.sentences.map((text) => ({ text, block: index })) : []));
+  const weights = new Map(terms.words.map((word) => {
+    const found = texts.filter((t) => hasWord(t.text, word)).length;
+    return [word, found === 0 ? 1 : 1 + 1 / found];
+  }));
+  return texts.map((t, order) => ({ ...t, score: termScore(t.text, terms, weights), order }));
+}
+
+/**
+ * The sentences that carry the question's terms, best first until `max` characters, put back
+ * in reading order; an answer shorter than `enough` goes on with the sentences after it (a
+ * "Fault F28: no ignition." line needs the check that follows it). A heading (no full stop)
+ * only counts when nothing better is there.
+ */
+function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
+  const weighed = sentences.map((s) => ({ ...s, score: /[.!?:]["'’”)]*$/.test(s.text) || s.text.length > 80 ? s.score : s.score / 2 }));
+  const best = Math.max(0, ...weighed.map((s) => s.score));
+  // Of two sentences that carry as much of the question, the shorter says it more directly.
+  const ranked = best > 0 ? weighed.filter((s) => s.score >= Math.max(1, best / 2)).sort((a, b) => b.score - a.score || a.text.length - b.text.length) : weighed.slice(0, 2);
+  const chosen: Scored[] = [];
+  let length = 0;
+  const take = (sentence: Scored) => {
+    chosen.push(sentence);
+    length += sentence.text.length;
+  };
+  for (const sentence of ranked) {
+    if (chosen.length === 3 || (chosen.length > 0 && length + sentence.text.length > max)) break;
+    take(sentence);
+  }
+  chosen.sort((a, b) => a.order - b.order);
+  // The paragraph's short lead ("-D Disable auto erase for flash.", "Fault F28: no ignition.") or
+  // the sentence a "This ..." or "It ..." points back to comes along.
+  const first = chosen[0];
+  const before = first && weighed[first.order - 1];
+  const lead = first && weighed.find((s) => s.block === first.block);
+  if (first && lead && lead !== first && lead.text.length < 50 && length + lead.text.length <= max + 50) take(lead);
+  else if (before && before.block === first.block && /^(?:this|it|they|these|that|such|then|so)\b/i.test(first.text) && length + before.text.length <= max + 50) take(before);
+  chosen.sort((a, b) => a.order - b.order);
+  // A troubleshooting entry's "Problem:" matches the question; its "Solution:" is the answer,
+  // with the sentences that finish it.
+  const isProblem = (s: Scored | undefined) => s !== undefined && /^(?:problem|symptom|question|cause)\b/i.test(s.text);
+  const problem = chosen.find((s) => isProblem(s) || [1, 2, 3].some((back) => isProblem(weighed[s.order - back])));
+  const solution = problem && weighed.slice(problem.order + 1, problem.order + 6).find((s) => /^(?:solution|remedy|fix|workaround|answer|action)\b/i.test(s.text));
+  if (solution && !chosen.includes(solution)) {
+    take(solution);
+    for (let next = weighed[solution.order + 1]; next && length < max && !isProblem(next) && length + next.text.length <= max + 150; next = weighed[next.order + 1]) take(next);
+  }
+  chosen.sort((a, b) => a.order - b.order);
+  for (let next = weighed[(chosen.at(-1)?.order ?? Infinity) + 1]; next && next.block === chosen.at(-1)!.block && length < enough && chosen.length < 3 && !chosen.at(-1)!.text.endsWith(':') && length + next.text.length <= max; next = weighed[next.order + 1]) {
+    take(next);
+  }
+  return chosen;
+}
+
+const MAX_ROWS = 12;
+const ROW_CHARS = 100;
+
+const isRow = (block: Block | undefined): boolean =>
+  block?.kind === 'prose' && block.sentences.join(' ').length <= ROW_CHARS && !/^(?:problem|solution|note)\b/i.test(block.sentences[0] ?? '') && !block.sentences.join(' ').endsWith(':');
+
+/**
+ * The rows of a table or list the answer falls in ("3 Timer 1 0x001b" among the interrupt
+ * vectors), or that follow an answer ending in a colon ("Use the following pin mapping:"):
+ * shown one per line, and taken out of the direct answer.
+ */
+function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Scored[] } {
+  const inRun = (s: Scored) => isRow(blocks[s.block]) && (isRow(blocks[s.block - 1]) || isRow(blocks[s.block + 1]));
+  const best = [...chosen].sort((a, b) => b.score - a.score).find(inRun);
+  let start = -1;
+  let end = -1;
+  if (best) {
+    start = best.block;
+    end = best.block;
+    while (isRow(blocks[start - 1]) && best.block - start < MAX_ROWS / 2) start--;
+    while (isRow(blocks[end + 1]) && end - start + 1 < MAX_ROWS) end++;
+  } else if (chosen.at(-1)?.text.endsWith(':')) {
+    start = chosen.at(-1)!.block + 1;
+    end = start - 1;
+    while (isRow(blocks[end + 1]) && end - start + 1 < MAX_ROWS) end++;
+  }
+  if (end < start) return { rows: [], direct: chosen };
+  const rows = blocks.slice(start, end + 1).map((b) => `- ${escapeMarkdown((b as Extract<Block, { kind: 'prose' }>).sentences.join(' '))}`);
+  const direct = chosen.filter((s) => s.block < start || s.block > end);
+  // Rows alone are introduced by the sentence before them ("The following table lists...").
+  const before = blocks[start - 1];
+  if (direct.length === 0 && before?.kind === 'prose' && !isRow(before)) direct.push({ text: before.sentences.at(-1)!, score: 0, order: -1, block: start - 1 });
+  return { rows, direct };
+}
+
+/** The direct answer's sentences: one paragraph's run on, another paragraph starts a new line. */
+function directText(sentences: Scored[]): string {
+  const lines: string[] = [];
+  sentences.forEach((s, i) => {
+    const text = escapeMarkdown(clip(s.text, DIRECT_ANSWER_CHARS));
+    if (i > 0 && sentences[i - 1]!.block === s.block) lines[lines.length - 1] += ` ${text}`;
+    else lines.push(text);
+  });
+  return lines.join('\\\n');
+}
+
+/** The passage's numbered steps as an ordered list, when it holds a procedure (two steps or more). */
+function stepsOf(blocks: Block[]): string[] {
+  const steps = blocks.filter((b) => b.kind === 'step');
+  if (steps.length < 2) return [];
+  const shown = steps.slice(0, MAX_STEPS);
+  // Markdown numbers an ordered list on from its first item, so the list starts at the manual's first number.
+  const lines = shown.map((s, i) => `${shown[0]!.number + i}. ${escapeMarkdown(clip(s.text, STEP_CHARS))}`);
+  if (steps.length > shown.length) lines.push(`\n_${steps.length - shown.length} more steps on the page._`);
+  return lines;
+}
+
+/** The code blocks that name a term of the question, else the one right after the chosen sentences (what they introduce). */
+function codeOf(blocks: Block[], terms: Terms, after: number): string[] {
+  const code = blocks.flatMap((b, index) => (b.kind === 'code' ? [{ text: b.text, index }] : []));
+  if (code.length === 0) return [];
+  const matching = code.filter((c) => termScore(c.text, terms) > 0);
+  const next = code.find((c) => c.index > after && c.index <= after + 2);
+  const chosen = matching.length > 0 ? matching.slice(0, MAX_CODE_BLOCKS) : next ? [next] : [];
+  return chosen.map((c) => {
+    const lines = c.text.split('\n');
+    const shown = fenced(lines.slice(0, CODE_LINES).join('\n'));
+    return lines.length > CODE_LINES ? `${shown}\n\n_${lines.length - CODE_LINES} more lines on the page._` : shown;
+  });
+}
+
+function sourceOf(p: Passage, quote: string): ChatSource {
+  return { manualId: p.manualId, title: p.title, page: p.page, fileUrl: p.fileUrl, quote: clip(quote, 200).replace(/…$/, '') };
+}
+
+/** The sentence of a passage that best carries the question's terms: what the viewer highlights. */
+export function quoteOf(question: string, text: string): string {
+  const blocks = parseBlocks(text);
+  const [first] = pickSentences(sentencesOf(blocks, questionTerms(question)), 1);
+  const fallback = blocks.find((b) => b.kind !== 'prose');
+  return first?.text ?? (fallback && 'text' in fallback ? fallback.text.split('\n')[0]!.trim() : '');
+}
+
+/**
+ * The answer when no AI model is configured, composed from the retrieved passages (best
+ * first): a direct answer of up to three sentences of the best passage that carry the
+ * question's terms, its numbered steps, its commands as printed, then at most two other pages
+ * that carry the terms, shorter. Every page shown is cited [n] under its manual and page, and
+ * only those are sources.
+ */
+export function composeAnswer(question: string, passages: Passage[]): ComposedAnswer {
+  const [best, ...others] = passages;
+  if (!best) return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
+  const terms = questionTerms(question);
+  const blocks = parseBlocks(best.text);
+  const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
+  const bestScore = Math.max(0, ...direct.map((s) => s.score));
+  const steps = stepsOf(blocks);
+  const code = codeOf(blocks, terms, direct.at(-1)?.block ?? -1);
+  const quote = direct[0]?.text ?? quoteOf(question, best.text);
+  const sources = [sourceOf(best, quote)];
+
+  const { rows, direct: lead } = rowsOf(blocks, direct);
+  const leadText = directText(lead);
+  const parts = [`${leadText ? `${leadText}\\\n` : ''}*${label(best)}* [1]`];
+  if (rows.length > 0) parts.push(rows.join('\n'));
+  if (steps.length > 0) parts.push(steps.join('\n'));
+  parts.push(...code);
+
+  const further: string[] = [];
+  const shownPages = new Set([`${best.manualId}:${best.page}`]);
+  for (const passage of others) {
+    if (further.length === 2) break;
+    const key = `${passage.manualId}:${passage.page}`;
+    if (shownPages.has(key)) continue;
+    const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80);
+    // A page is shown only when it carries the question about as well as the best one does.
+    if (Math.max(0, ...sentences.map((s) => s.score)) < Math.max(1, bestScore / 2)) continue;
+    shownPages.add(key);
+    sources.push(sourceOf(passage, sentences[0]!.text));
+    const text = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);
+    further.push(`**${label(passage)}** [${sources.length}]\\\n${escapeMarkdown(text)}`);
+  }
+  if (further.length > 0) parts.push(`**Also in your manuals**\n\n${further.join('\n\n')}`);
+  parts.push(LOCAL_ANSWER_NOTE);
+  return { text: parts.join('\n\n'), sources };
+}

@@ -1,0 +1,164 @@
+// Reading a manual passage the way a technician skims it: its paragraphs as sentences, its
+// numbered steps, its commands, and which of them carry the words of the question.
+
+export type Block =
+  | { kind: 'prose'; sentences: string[] }
+  | { kind: 'step'; number: number; text: string }
+  | { kind: 'code'; text: string };
+
+const fence = /^\s*```/;
+const stepLine = /^\s*(?:step\s+)?(\d{1,2})\s*[.):]\s+(\S.*)$/i;
+const bulletLine = /^\s*[•●▪◦‣○■□–*-]\s+(\S.*)$/;
+const endsSentence = /[.!?:]["'’”)]*$/;
+// "e.g. the", "p. 56", "Fig. 3", "No. 4": a full stop that does not end the sentence.
+const abbreviation = /(?:\b(?:e\.g|i\.e|etc|approx|no|nos|p|pp|fig|figs|vs|cf|min|max|ref|sec|ch|vol|art|pt|ca)|\b\p{Lu})\.$/iu;
+
+/** Splits prose into sentences at a full stop, question or exclamation mark followed by a space. */
+export function splitSentences(text: string): string[] {
+  const pieces = text.split(/(?<=[.!?]["'’”)]*)\s+(?=["'‘“(]?[\p{Lu}\p{N}])/u);
+  const sentences: string[] = [];
+  for (const piece of pieces) {
+    const previous = sentences.at(-1);
+    if (previous !== undefined && abbreviation.test(previous)) sentences[sentences.length - 1] = `${previous} ${piece}`;
+    else if (piece.trim()) sentences.push(piece.trim());
+  }
+  return sentences;
+}
+
+/**
+ * A command printed in the body font rather than a monospaced one ("make 2>&1 | tee make.log",
+ * "./configure --prefix=/opt"): a short line, no full stop, starting with a lower-case word and
+ * holding a pipe, a redirection, a ./ path or an option.
+ */
+function looksLikeCommand(line: string): boolean {
+  const words = line.split(/\s+/);
+  // A wrapped line of prose ("using the -B option before the") starts with an English word.
+  if (line.length > 80 || words.length > 8 || endsSentence.test(line) || stopWords.has(words[0]!) || proseStarts.has(words[0]!)) return false;
+  return /^(?:\$ |\.\/|[a-z][\w.+-]*\s)/.test(line) && /\s\|\s|\d?>&?\d?\s*\S|(?:^|\s)\.\/|\s--?[a-z][\w-]*(?:[=\s]|$)/i.test(line);
+}
+const proseStarts = new Set('see using set sets enable enables disable disables note also only must may might will would should can cannot default defaults option options'.split(' '));
+
+// A page's running header or footer: "Chapter 2: Command Line Options 13", "gnuplot 5.4 31".
+const runningHead = /^(?:\d{1,4}\s+\S.{0,80}|.{0,80}\S\s+\d{1,4}|.{0,60}\bCHAPTER\s+\d.{0,60})$/;
+
+/**
+ * A passage as blocks: prose (wrapped lines joined again where they were wrapped), numbered
+ * steps, and code fenced by the extractor. A passage cut in the middle of a fence keeps the
+ * code it has. A running header on its first line is left out.
+ */
+export function parseBlocks(text: string): Block[] {
+  const lines = text.split('\n');
+  if (runningHead.test(lines[0]?.trim() ?? '') && !endsSentence.test(lines[0]!.trim())) lines.shift();
+  const longest = Math.max(...lines.map((l) => l.trim().length));
+  const blocks: Block[] = [];
+  let paragraph: string[] = [];
+  const endParagraph = () => {
+    if (paragraph.length > 0) blocks.push({ kind: 'prose', sentences: splitSentences(paragraph.join(' ')) });
+    paragraph = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (fence.test(line)) {
+      endParagraph();
+      const code: string[] = [];
+      while (++i < lines.length && !fence.test(lines[i]!)) code.push(lines[i]!);
+      while (code.length > 0 && !code.at(-1)!.trim()) code.pop();
+      while (code.length > 0 && !code[0]!.trim()) code.shift();
+      if (code.length === 0) continue;
+      // Sentences set in a typewriter font (a note, a quotation) are prose, not something to type.
+      const sentences = code.filter((l) => l.trim().split(/\s+/).length >= 8 && endsSentence.test(l.trim()));
+      if (sentences.length * 2 > code.length) blocks.push({ kind: 'prose', sentences: code.flatMap((l) => splitSentences(l.trim())) });
+      else blocks.push({ kind: 'code', text: code.join('\n') });
+      continue;
+    }
+    const trimmed = line.trim();
+    if (!trimmed) {
+      endParagraph();
+      continue;
+    }
+    const step = stepLine.exec(trimmed);
+    if (step) {
+      endParagraph();
+      blocks.push({ kind: 'step', number: Number(step[1]), text: step[2]! });
+      continue;
+    }
+    if (looksLikeCommand(trimmed)) {
+      endParagraph();
+      const last = blocks.at(-1);
+      if (last?.kind === 'code') last.text += `\n${trimmed}`;
+      else blocks.push({ kind: 'code', text: trimmed });
+      continue;
+    }
+    const bullet = bulletLine.exec(trimmed);
+    const last = blocks.at(-1);
+    if (bullet) {
+      endParagraph();
+      blocks.push({ kind: 'prose', sentences: splitSentences(bullet[1]!) });
+    } else if (paragraph.length === 0 && last?.kind === 'step' && !endsSentence.test(last.text)) {
+      last.text += ` ${trimmed}`; // the step's text goes on on the next line
+    } else {
+      paragraph.push(trimmed);
+      // A line well short of the longest one ended its paragraph (or is a heading).
+      if (trimmed.length < longest * 0.7 || longest < 60 || trimmed.endsWith(':')) endParagraph();
+    }
+  }
+  endParagraph();
+  // A passage cut from the middle of a page may begin in the middle of a sentence: that piece goes.
+  const first = blocks[0];
+  if (first?.kind === 'prose' && /^\p{Ll}/u.test(first.sentences[0] ?? '')) first.sentences.shift();
+  return blocks;
+}
+
+const stopWords = new Set(
+  ('a an and are about after again all also am any be been before being but by can could did do does doing done for from get gets got had has have how i if in into is it its just me mean means my need needs of off on once one only or our out over should so some than that the their them then there these they this those through to too under up use using very was we were what when where which while who whom why will with would you your yours please tell show explain happen happens work works way thing').split(' '),
+);
+
+export interface Terms {
+  words: string[];
+  /** Identifiers: part numbers, error codes, values with a unit, names with digits or punctuation. */
+  codes: string[];
+}
+
+/** The question's search terms: its meaningful words and the identifiers it names. */
+export function questionTerms(question: string): Terms {
+  const tokens = question.toLowerCase().split(/[^\p{L}\p{N}._/-]+/u).map((t) => t.replace(/^[._/-]+|[._/-]+$/g, '')).filter(Boolean);
+  const unique = [...new Set(tokens)];
+  const isCode = (t: string) => /\d/.test(t) || /[._/]/.test(t) || (t.includes('-') && t.length > 2 && !/^\p{L}+-\p{L}+$/u.test(t));
+  return {
+    codes: unique.filter(isCode),
+    words: unique.filter((t) => !isCode(t) && t.length >= 3 && !stopWords.has(t)),
+  };
+}
+
+/** Two words match when they share a stem: a common start of all but their last letters. */
+function sameStem(a: string, b: string): boolean {
+  if (a === b) return true;
+  const shorter = Math.min(a.length, b.length);
+  if (shorter < 4) return false;
+  const stem = Math.max(4, shorter - 2);
+  return a.slice(0, stem) === b.slice(0, stem);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The words of a text, lower-cased, for matching against the question's. */
+const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+
+/** Whether the text carries the question's word (any form sharing its stem). */
+export const hasWord = (text: string, word: string) => wordsOf(text).some((w) => sameStem(w, word));
+
+/**
+ * How well a piece of text answers: each distinct word of the question counts 1 (or its
+ * `weights` entry), a number 2, an identifier 3.
+ */
+export function termScore(text: string, terms: Terms, weights?: Map<string, number>): number {
+  const lower = text.toLowerCase();
+  const words = wordsOf(text);
+  let score = 0;
+  for (const code of terms.codes) {
+    // A bare number ("the 4 second one") says less than a part number or an error code.
+    if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(code)}(?![\\p{L}\\p{N}])`, 'u').test(lower)) score += /^\d+$/.test(code) ? 2 : 3;
+  }
+  for (const word of terms.words) if (words.some((w) => sameStem(w, word))) score += weights?.get(word) ?? 1;
+  return score;
+}

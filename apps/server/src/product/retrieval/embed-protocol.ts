@@ -1,0 +1,17 @@
+// The messages between embedder.ts (main thread) and embed-worker.ts, kept apart from the
+// worker so the main thread never loads the model's code.
+
+/** One batch of texts to embed. */
+export interface EmbedRequest {
+  id: number;
+  texts: string[];
+}
+
+/** The worker's answer: one unit-length vector per text, or why it could not. */
+export type EmbedResponse = { id: number; vectors: Float32Array[] } | { id: number; error: string };
+
+/** Marks a worker's workerData as ours, so importing the worker module anywhere else does nothing. */
+export const embedWorkerRole = 'fieldassist-embed';
+
+/** Dimensions of the Universal Sentence Encoder lite. */
+export const EMBEDDING_DIMENSIONS = 512;

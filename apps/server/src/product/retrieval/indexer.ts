@@ -1,0 +1,91 @@
+import type pg from 'pg';
+import { transaction } from '../../db/pool.js';
+import type { ProductEventBus } from '../events.js';
+import type { Embedder } from './embedder.js';
+
+export interface IndexerDeps {
+  pool: pg.Pool;
+  embedder: Pick<Embedder, 'embed'>;
+  events: ProductEventBus;
+  log: (message: string) => void;
+}
+
+/** Chunks embedded per batch: about a second of one core, so progress moves and a stop is quick. */
+const BATCH = 16;
+/** What the model reads of a chunk: the heading and the start of the text (cost grows with length). */
+const EMBEDDED_CHARS = 300;
+
+/** The text a chunk's embedding is computed from. */
+export function embeddingInput(heading: string, text: string): string {
+  const body = text.replace(/\s+/g, ' ').trim().slice(0, EMBEDDED_CHARS);
+  return heading && !body.startsWith(heading) ? `${heading}. ${body}` : body;
+}
+
+export const toBytes = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+
+/**
+ * Embeds one batch of the chunks that have no embedding yet (a new manual's, or one ingested
+ * before embeddings existed), manual by manual, and reports the manual's progress. Rows are
+ * claimed with FOR UPDATE SKIP LOCKED, so several servers share the work. Returns false when
+ * nothing is left.
+ */
+export async function embedNextBatch(deps: IndexerDeps): Promise<boolean> {
+  const done = await transaction(deps.pool, async (client) => {
+    const { rows } = await client.query<{ id: string; manual_id: string; heading: string; extracted_text: string }>(
+      `SELECT id, manual_id, heading, extracted_text FROM manual_content
+       WHERE embedding IS NULL AND manual_id = (SELECT manual_id FROM manual_content WHERE embedding IS NULL ORDER BY manual_id LIMIT 1)
+       ORDER BY manual_id, chunk_index LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [BATCH],
+    );
+    if (rows.length === 0) return undefined;
+    const vectors = await deps.embedder.embed(rows.map((r) => embeddingInput(r.heading, r.extracted_text)), 'index');
+    await client.query('UPDATE manual_content c SET embedding = v.e FROM unnest($1::text[], $2::bytea[]) v(id, e) WHERE c.id = v.id', [
+      rows.map((r) => r.id), vectors.map(toBytes),
+    ]);
+    return rows[0]!.manual_id;
+  });
+  if (!done) return false;
+  const { rows } = await deps.pool.query<{ total: string; embedded: string }>(
+    'SELECT count(*) AS total, count(embedding) AS embedded FROM manual_content WHERE manual_id = $1',
+    [done],
+  );
+  const { total, embedded } = rows[0]!;
+  deps.events.emit('manual.indexing', { manualId: done, embedded: Number(embedded), total: Number(total) });
+  return true;
+}
+
+/**
+ * The background indexer: embeds every chunk that lacks an embedding, waking when a manual is
+ * ingested and polling as a fallback. The embeddings are computed in the embedder's index lane
+ * (a worker thread), never on the request thread.
+ */
+export function startIndexer(deps: IndexerDeps, { pollMs = 5000 } = {}) {
+  let running = true;
+  let wake: () => void = () => undefined;
+  const sleep = (ms: number) => new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  const loop = (async () => {
+    while (running) {
+      try {
+        if (!(await embedNextBatch(deps))) await sleep(pollMs);
+      } catch (error) {
+        if (!running) break;
+        deps.log(`indexer: ${(error as Error).message}`);
+        await sleep(pollMs);
+      }
+    }
+  })();
+  return {
+    wake: () => wake(),
+    async stop() {
+      running = false;
+      wake();
+      await loop;
+    },
+  };
+}

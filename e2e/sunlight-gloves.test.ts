@@ -64,6 +64,10 @@ const tooSmall = (targets: Target[]) => targets.filter((target) => target.width 
 
 /** axe-core's AAA contrast rule (7:1, 4.5:1 for large text) on what is on screen now. */
 async function contrastViolations(page: Page): Promise<string[]> {
+  // The colours at rest: a finger leaves no hover behind, and the button just pressed finishes its
+  // colour transition (150 ms) before it is measured.
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(300);
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { nodes: { target: string[]; failureSummary: string }[] }[] }> } }).axe;

@@ -88,7 +88,7 @@ describe.each(VIEWPORT_NAMES)('a photo in the chat on %s (375 px phone, 1280 px 
       expect((await correct.boundingBox())!.height).toBeGreaterThanOrEqual(44);
       // The photo, the text read from it and the answer's first lines, as the technician scrolls back up to them.
       await chat.questions.last().evaluate((element) => element.scrollIntoView({ block: 'start' }));
-      // A copy of each of these screenshots, looked at, is kept in e2e/reference/.
+      // A copy of each of these screenshots, looked at, is kept in e2e/screenshots/reviewed/.
       await saveScreenshot(page, `chat-photo-nameplate-${viewport}`);
 
       // The technician reads the display again and corrects the fault code.

@@ -5,11 +5,9 @@ import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { ChatPage } from './pages/chat-page.js';
-import { HostedAuthPage } from './pages/hosted-auth-page.js';
 import { ManualViewer } from './pages/manual-viewer.js';
-import { GOOD_PASSWORD, uniqueEmail } from './support/accounts.js';
-import { launchBrowser, openPage, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { launchBrowser, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { openChatAsNewUser, seedReadyManual } from './support/seeded-chat.js';
 import { startServer, type TestServer } from './support/server.js';
 
 const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
@@ -42,30 +40,9 @@ const PAGES = [
 let server: TestServer;
 let browser: Browser;
 
-async function seedManual() {
-  const statements = [
-    {
-      sql: 'INSERT INTO manuals (id, title, file_url, file_name, file_type, processing_status) VALUES (?, ?, ?, ?, ?, ?)',
-      args: [MANUAL.id, MANUAL.title, `${server.url}/files/manuals/${MANUAL.file}`, MANUAL.file, 'application/pdf', 'ready'],
-    },
-    // Its file is not really stored: the ingestion job the insert queued is closed at once.
-    { sql: "UPDATE ingestion_jobs SET status = 'done' WHERE manual_id = ?", args: [MANUAL.id] },
-    ...PAGES.map(({ page, text }, i) => ({
-      sql: 'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES (?, ?, ?, ?, ?)',
-      args: [`${MANUAL.id}_${i}`, MANUAL.id, text, i, page],
-    })),
-  ];
-  const response = await fetch(`${server.url}/api/db/fieldassist/batch`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${SERVICE_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ statements }),
-  });
-  if (!response.ok) throw new Error(`seeding the manual answered ${response.status}: ${await response.text()}`);
-}
-
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
-  await seedManual();
+  await seedReadyManual({ url: server.url, serviceKey: SERVICE_KEY }, MANUAL, PAGES);
 });
 
 afterAll(async () => {
@@ -73,17 +50,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function openChatAsNewUser(viewport: ViewportName) {
-  const opened = await openPage({ browser, viewport, url: HostedAuthPage.url(server.url) });
-  await new HostedAuthPage(opened.page).signUp({ displayName: 'Ana Answer', email: uniqueEmail('answer'), password: GOOD_PASSWORD });
-  const chat = new ChatPage(opened.page);
-  await chat.waitUntilReady();
-  return { ...opened, chat };
-}
+const openChat = (viewport: ViewportName) => openChatAsNewUser({ browser, serverUrl: server.url, viewport, displayName: 'Ana Answer' });
 
 describe.each(VIEWPORT_NAMES)('a composed answer on %s', (viewport) => {
   test('reads as an answer: steps as a list, the command with its line breaks, citations that open the cited page', async () => {
-    const { page, context, errors, chat } = await openChatAsNewUser(viewport);
+    const { page, context, errors, chat } = await openChat(viewport);
     try {
       await chat.sendUserMessage('The CX-10 trips on alarm A12, what do I do?');
       const answer = await chat.waitForAnswer();

@@ -7,14 +7,12 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { renderPhoto, renderTextlessPhoto } from '../apps/server/src/data/ocr/test-support/render-photo.js';
-import { ChatPage } from './pages/chat-page.js';
-import { HostedAuthPage } from './pages/hosted-auth-page.js';
-import { GOOD_PASSWORD, uniqueEmail } from './support/accounts.js';
-import { launchBrowser, openPage, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { launchBrowser, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { openChatAsNewUser, seedReadyManual } from './support/seeded-chat.js';
 import { startServer, type TestServer } from './support/server.js';
 
 const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
-const MANUAL = { id: 'manual_gb90', title: 'GB-90 Gas Boiler Installation Guide' };
+const MANUAL = { id: 'manual_gb90', title: 'GB-90 Gas Boiler Installation Guide', file: 'gb-90.pdf' };
 const PAGES = [
   'Flue installation. The GB-90 flue rises 3 degrees towards the terminal so condensate drains back.',
   'Fault F28: no ignition. Check that the gas isolation valve is open and that the ignition electrode gap is 3 to 4 mm.',
@@ -25,30 +23,9 @@ const PAGES = [
 let server: TestServer;
 let browser: Browser;
 
-/** One manual, written as ingestion would leave it: one chunk per page. */
-async function seedManual() {
-  const statements = [
-    {
-      sql: 'INSERT INTO manuals (id, title, file_url, file_name, file_type, processing_status) VALUES (?, ?, ?, ?, ?, ?)',
-      args: [MANUAL.id, MANUAL.title, `${server.url}/files/manuals/gb-90.pdf`, 'gb-90.pdf', 'application/pdf', 'ready'],
-    },
-    { sql: "UPDATE ingestion_jobs SET status = 'done' WHERE manual_id = ?", args: [MANUAL.id] },
-    ...PAGES.map((text, i) => ({
-      sql: 'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES (?, ?, ?, ?, ?)',
-      args: [`${MANUAL.id}_${i}`, MANUAL.id, text, i, i + 1],
-    })),
-  ];
-  const response = await fetch(`${server.url}/api/db/fieldassist/batch`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${SERVICE_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ statements }),
-  });
-  if (!response.ok) throw new Error(`seeding the manual answered ${response.status}: ${await response.text()}`);
-}
-
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
-  await seedManual();
+  await seedReadyManual({ url: server.url, serviceKey: SERVICE_KEY }, MANUAL, PAGES.map((text, i) => ({ page: i + 1, text })));
 });
 
 afterAll(async () => {
@@ -56,13 +33,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function openChat(viewport: ViewportName) {
-  const opened = await openPage({ browser, viewport, url: HostedAuthPage.url(server.url) });
-  await new HostedAuthPage(opened.page).signUp({ displayName: 'Pat Photo', email: uniqueEmail('photo'), password: GOOD_PASSWORD });
-  const chat = new ChatPage(opened.page);
-  await chat.waitUntilReady();
-  return { ...opened, chat };
-}
+const openChat = (viewport: ViewportName) => openChatAsNewUser({ browser, serverUrl: server.url, viewport, displayName: 'Pat Photo' });
 
 describe.each(VIEWPORT_NAMES)('a photo in the chat on %s (375 px phone, 1280 px desktop), no AI model', (viewport) => {
   test('shows the text read from a nameplate under it, names and cites its manual, and asks again with corrected text', async () => {

@@ -3,8 +3,14 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-const productImport = { regex: '(^|/)product(/|$)', message: 'A platform module does not import product/: app.ts hands it the policies and hooks it needs.' };
-const testHelperImport = { regex: '(^|/)(test-support|fixtures|test)/', message: 'The server does not import test helpers: its build (dist/) holds none.' };
+const productImport = {
+  regex: '(^|/)product(/|$)',
+  message: 'A platform module does not import product/: app.ts hands it the policies and hooks it needs.',
+};
+const testHelperImport = {
+  regex: '(^|/)(test-support|fixtures|test)/',
+  message: 'The server does not import test helpers: its build (dist/) holds none.',
+};
 const testFiles = ['**/*.test.ts', '**/test-support/**', '**/fixtures/**'];
 
 export default tseslint.config(

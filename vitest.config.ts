@@ -6,9 +6,22 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   // The web app's code imports the SDK by name: from its source, as Vite does, not a build.
   // Only the bare name: '@fieldassist/client/roles' is plain JavaScript, loaded as it is.
-  resolve: { alias: [{ find: /^@fieldassist\/client$/, replacement: fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)) }] },
+  resolve: {
+    alias: [
+      {
+        find: /^@fieldassist\/client$/,
+        replacement: fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)),
+      },
+    ],
+  },
   test: {
-    include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts', 'packages/client/src/**/*.test.ts', 'packages/client/test/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
+    include: [
+      'apps/server/src/**/*.test.ts',
+      'apps/server/test/**/*.test.ts',
+      'packages/client/src/**/*.test.ts',
+      'packages/client/test/**/*.test.ts',
+      'apps/web/src/**/*.test.ts',
+    ],
     globalSetup: ['apps/server/src/test-support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -28,7 +28,13 @@ const technicianEmail = uniqueEmail('tech');
 describe('Add User', () => {
   test('an admin adds a technician on a desktop; the invitation email arrives with a sign-in link', async () => {
     const viewport: ViewportName = 'desktop';
-    const { page, context, errors, app } = await openSignedIn({ browser, viewport, serverUrl: server.url, label: 'admin', displayName: 'Ada Admin' });
+    const { page, context, errors, app } = await openSignedIn({
+      browser,
+      viewport,
+      serverUrl: server.url,
+      label: 'admin',
+      displayName: 'Ada Admin',
+    });
     try {
       await app.openTab('Add User');
       const form = new AddUserPage(page);
@@ -36,7 +42,11 @@ describe('Add User', () => {
       expect(await form.adminOnlyNotice.count()).toBe(0); // an admin is not warned
 
       // SPEC.md section 6: the Add User page offers these three roles with these descriptions (Viewer is the library dialog's).
-      expect(await form.roleOptions()).toEqual(['Admin – Full access', 'Manager – Upload manuals', 'Technician – Read-only']);
+      expect(await form.roleOptions()).toEqual([
+        'Admin – Full access',
+        'Manager – Upload manuals',
+        'Technician – Read-only',
+      ]);
 
       await form.submit.click();
       expect(await form.error.textContent()).toBe('Email and display name are required');

@@ -44,7 +44,12 @@ function focusedElement(page: Page) {
 
 /** Waits until the menu item `label` has focus: opened by keyboard, the menu focuses its first item a frame later. */
 async function menuItemFocused(page: Page, label: string) {
-  await page.waitForFunction((name) => document.activeElement?.getAttribute('role') === 'menuitem' && document.activeElement.textContent?.trim() === name, label);
+  await page.waitForFunction(
+    (name) =>
+      document.activeElement?.getAttribute('role') === 'menuitem' &&
+      document.activeElement.textContent?.trim() === name,
+    label,
+  );
   // Radix settles its roving focus on the next frames; a key pressed before is lost.
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
@@ -55,13 +60,23 @@ describe.each(VIEWPORT_NAMES)('the signed-in shell on %s', (viewport) => {
     try {
       await new LandingPage(page).signIn.click();
       await page.waitForURL(/\/auth\?/);
-      await new HostedAuthPage(page).signUp({ displayName: viewport === 'desktop' ? 'Dana Admin' : 'Pat Phone', email: uniqueEmail(viewport), password: GOOD_PASSWORD });
+      await new HostedAuthPage(page).signUp({
+        displayName: viewport === 'desktop' ? 'Dana Admin' : 'Pat Phone',
+        email: uniqueEmail(viewport),
+        password: GOOD_PASSWORD,
+      });
       const app = new AppShell(page);
       await app.waitUntilSignedIn();
 
       // Chat is the default tab; the other tabs' code has not been loaded yet.
       await app.panel('AI Assistant').waitFor();
-      const scripts = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js')));
+      const scripts = () =>
+        page.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .map((e) => e.name)
+            .filter((n) => n.endsWith('.js')),
+        );
       expect((await scripts()).some((name) => /jobs-page/.test(name))).toBe(false);
 
       if (viewport === 'desktop') {
@@ -111,7 +126,9 @@ describe.each(VIEWPORT_NAMES)('the signed-in shell on %s', (viewport) => {
 
       await app.avatarButton.click();
       await app.panel('Profile').waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        page.viewportSize()!.width,
+      );
 
       // Keyboard: from the top of the page, Tab reaches the header's controls, each with a visible ring.
       await page.locator('body').focus();

@@ -34,7 +34,10 @@ const PAGES = [
       '```',
     ].join('\n'),
   },
-  { page: 30, text: 'Alarm A12 can also follow a blocked condenser fan. Check that the fan turns freely before you restart the CX-10.' },
+  {
+    page: 30,
+    text: 'Alarm A12 can also follow a blocked condenser fan. Check that the fan turns freely before you restart the CX-10.',
+  },
 ];
 
 let server: TestServer;
@@ -50,7 +53,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const openChat = (viewport: ViewportName) => openChatAsNewUser({ browser, serverUrl: server.url, viewport, displayName: 'Ana Answer' });
+const openChat = (viewport: ViewportName) =>
+  openChatAsNewUser({ browser, serverUrl: server.url, viewport, displayName: 'Ana Answer' });
 
 describe.each(VIEWPORT_NAMES)('a composed answer on %s', (viewport) => {
   test('reads as an answer: steps as a list, the command with its line breaks, citations that open the cited page', async () => {
@@ -62,21 +66,39 @@ describe.each(VIEWPORT_NAMES)('a composed answer on %s', (viewport) => {
 
       // The direct answer comes first, in full-size dark text.
       const lead = answer.locator('p').first();
-      expect(await lead.textContent()).toMatch(/^A clogged filter starves the CX-10 of air, so it overheats and trips on alarm A12\./);
-      const style = await lead.evaluate((el) => ({ size: getComputedStyle(el).fontSize, color: getComputedStyle(el).color }));
+      expect(await lead.textContent()).toMatch(
+        /^A clogged filter starves the CX-10 of air, so it overheats and trips on alarm A12\./,
+      );
+      const style = await lead.evaluate((el) => ({
+        size: getComputedStyle(el).fontSize,
+        color: getComputedStyle(el).color,
+      }));
       expect(parseFloat(style.size)).toBeGreaterThanOrEqual(16);
       // Near black, not light grey: Tailwind's colours come as oklch(L C H), L from 0 to 1.
-      const [lightness] = /^oklch\(([\d.]+)/.exec(style.color)?.slice(1).map(Number) ?? [Math.max(...style.color.match(/[\d.]+/g)!.slice(0, 3).map(Number)) / 255];
+      const [lightness] = /^oklch\(([\d.]+)/.exec(style.color)?.slice(1).map(Number) ?? [
+        Math.max(
+          ...style.color
+            .match(/[\d.]+/g)!
+            .slice(0, 3)
+            .map(Number),
+        ) / 255,
+      ];
       expect(lightness).toBeLessThan(0.3);
 
       expect(await answer.locator('ol:not([aria-labelledby]) > li').allTextContents()).toEqual([
-        'Switch the unit off and lock out the supply.', 'Unclip the filter cover and pull the old filter out.', 'Push the new filter in until it clicks.',
+        'Switch the unit off and lock out the supply.',
+        'Unclip the filter cover and pull the old filter out.',
+        'Push the new filter in until it clicks.',
       ]);
 
       // The command exactly as printed: its line break and indentation kept, in a monospaced font, scrolling sideways.
       const code = answer.locator('pre code');
       expect(await code.evaluate((el) => (el as HTMLElement).innerText)).toBe(`${COMMAND.join('\n')}\n`);
-      const pre = await answer.locator('pre').evaluate((el) => ({ font: getComputedStyle(el).fontFamily, overflowX: getComputedStyle(el).overflowX, whiteSpace: getComputedStyle(el).whiteSpace }));
+      const pre = await answer.locator('pre').evaluate((el) => ({
+        font: getComputedStyle(el).fontFamily,
+        overflowX: getComputedStyle(el).overflowX,
+        whiteSpace: getComputedStyle(el).whiteSpace,
+      }));
       expect(pre.font).toMatch(/mono/i);
       expect(pre.overflowX).toBe('auto');
       expect(pre.whiteSpace).toBe('pre');
@@ -89,7 +111,10 @@ describe.each(VIEWPORT_NAMES)('a composed answer on %s', (viewport) => {
       const second = answer.getByRole('link', { name: `Source 2: ${MANUAL.title}, page 30` });
       expect(await first.getAttribute('href')).toBe(`${fileUrl}#page=12`);
       expect(await second.getAttribute('href')).toBe(`${fileUrl}#page=30`);
-      expect(await chat.sourceLinks(answer).allTextContents()).toEqual([`${MANUAL.title}, page 12`, `${MANUAL.title}, page 30`]);
+      expect(await chat.sourceLinks(answer).allTextContents()).toEqual([
+        `${MANUAL.title}, page 12`,
+        `${MANUAL.title}, page 30`,
+      ]);
       const hit = await first.evaluate((el) => {
         const box = el.getBoundingClientRect();
         return { width: box.width, height: box.height };

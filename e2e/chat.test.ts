@@ -24,13 +24,25 @@ async function seedManual() {
   const statements = [
     {
       sql: 'INSERT INTO manuals (id, title, file_url, file_name, file_type, processing_status) VALUES (?, ?, ?, ?, ?, ?)',
-      args: [MANUAL.id, MANUAL.title, `${server.url}/files/manuals/rtu-500.pdf`, 'rtu-500.pdf', 'application/pdf', 'ready'],
+      args: [
+        MANUAL.id,
+        MANUAL.title,
+        `${server.url}/files/manuals/rtu-500.pdf`,
+        'rtu-500.pdf',
+        'application/pdf',
+        'ready',
+      ],
     },
     // Its file is not really stored: the ingestion job the insert queued is closed at once.
     { sql: "UPDATE ingestion_jobs SET status = 'done' WHERE manual_id = ?", args: [MANUAL.id] },
     {
       sql: 'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES (?, ?, ?, 0, ?)',
-      args: [`${MANUAL.id}_1`, MANUAL.id, 'Fault E4: compressor lockout. Reset the breaker, wait five minutes, then check the contactor.', MANUAL.page],
+      args: [
+        `${MANUAL.id}_1`,
+        MANUAL.id,
+        'Fault E4: compressor lockout. Reset the breaker, wait five minutes, then check the contactor.',
+        MANUAL.page,
+      ],
     },
   ];
   const response = await fetch(`${server.url}/api/db/fieldassist/batch`, {
@@ -48,7 +60,8 @@ function orangePng(): Buffer {
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
     return c >>> 0;
   });
-  const crc = (bytes: Buffer) => (bytes.reduce((c, byte) => crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8), 0xffffffff) ^ 0xffffffff) >>> 0;
+  const crc = (bytes: Buffer) =>
+    (bytes.reduce((c, byte) => crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8), 0xffffffff) ^ 0xffffffff) >>> 0;
   const chunk = (type: string, data: Buffer) => {
     const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
     const length = Buffer.alloc(4);
@@ -64,13 +77,24 @@ function orangePng(): Buffer {
   header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => [249, 115, 22]).flat())]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 beforeAll(async () => {
   peer = await startOpenAiPeer();
   [server, browser] = await Promise.all([
-    startServer({ SIGNUP_MODE: 'open', SERVICE_KEY, AI_BASE_URL: peer.baseUrl, AI_API_KEY: 'peer-key', AI_MODEL: 'peer-model' }),
+    startServer({
+      SIGNUP_MODE: 'open',
+      SERVICE_KEY,
+      AI_BASE_URL: peer.baseUrl,
+      AI_API_KEY: 'peer-key',
+      AI_MODEL: 'peer-model',
+    }),
     launchBrowser(),
   ]);
   await seedManual();
@@ -87,7 +111,11 @@ beforeEach(() => peer.reset());
 /** A new technician, signed up on the hosted page, landing on the chat (the default tab). */
 async function openChatAsNewUser(viewport: ViewportName) {
   const opened = await openPage({ browser, viewport, url: HostedAuthPage.url(server.url) });
-  await new HostedAuthPage(opened.page).signUp({ displayName: 'Casey Chat', email: uniqueEmail('chat'), password: GOOD_PASSWORD });
+  await new HostedAuthPage(opened.page).signUp({
+    displayName: 'Casey Chat',
+    email: uniqueEmail('chat'),
+    password: GOOD_PASSWORD,
+  });
   const chat = new ChatPage(opened.page);
   await chat.waitUntilReady();
   return { ...opened, chat };
@@ -105,7 +133,8 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
       expect(await chat.send.isDisabled()).toBe(true); // blank input, no photo
 
       // [1] is the one page the model was given; [4] names no excerpt and is dropped on the way.
-      const reply = 'Fault **E4** is a compressor lockout [1]. Steps:\n\n1. Reset the breaker.\n2. Wait five minutes [4].\n3. Check the contactor [1].';
+      const reply =
+        'Fault **E4** is a compressor lockout [1]. Steps:\n\n1. Reset the breaker.\n2. Wait five minutes [4].\n3. Check the contactor [1].';
       peer.set({ reply, chunkDelayMs: 120, responseDelayMs: 600 });
       await chat.sendUserMessage('What does fault E4 mean?');
 
@@ -160,7 +189,12 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
     const { page, context, errors, chat } = await openChatAsNewUser(viewport);
     const outside: string[] = [];
     page.on('request', (request) => {
-      if (!request.url().startsWith(server.url) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) outside.push(request.url());
+      if (
+        !request.url().startsWith(server.url) &&
+        !request.url().startsWith('data:') &&
+        !request.url().startsWith('blob:')
+      )
+        outside.push(request.url());
     });
     try {
       peer.set({
@@ -180,9 +214,13 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
       const dom = await answer.evaluate((element) => ({
         scripts: element.querySelectorAll('script, iframe').length,
         images: [...element.querySelectorAll('img')].map((img) => img.getAttribute('src')),
-        handlers: [...element.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name)),
+        handlers: [...element.querySelectorAll('*')].flatMap((el) =>
+          [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name),
+        ),
         // Links in the answer's text; the source links under it are checked in the first test.
-        hrefs: [...element.querySelectorAll('a')].filter((a) => !a.closest('ol[aria-labelledby]')).map((a) => a.getAttribute('href')),
+        hrefs: [...element.querySelectorAll('a')]
+          .filter((a) => !a.closest('ol[aria-labelledby]'))
+          .map((a) => a.getAttribute('href')),
       }));
       // Only this server's image is shown; the one that fails to load gives way to its alt text.
       expect(dom).toEqual({ scripts: 0, images: ['/favicon.svg'], handlers: [], hrefs: [] });
@@ -242,7 +280,10 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
     try {
       // The storage refusing the photo: the question must not go out without it.
       await page.route('**/api/storage/*/upload', (route) =>
-        route.fulfill({ status: 503, json: { error: 'Storage is down', message: 'Storage is down', code: 'SERVICE_UNAVAILABLE' } }),
+        route.fulfill({
+          status: 503,
+          json: { error: 'Storage is down', message: 'Storage is down', code: 'SERVICE_UNAVAILABLE' },
+        }),
       );
       await chat.attachFile({ name: 'fan.png', mimeType: 'image/png', buffer: orangePng() });
       await chat.sendUserMessage('Why is the fan noisy?');
@@ -286,7 +327,9 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
       await page.keyboard.press('Enter');
       await chat.waitForAnswer();
       expect(peer.chatRequests()).toHaveLength(1);
-      expect(await chat.questions.last().textContent()).toBe('The unit shows fault E4\nand the compressor will not restart');
+      expect(await chat.questions.last().textContent()).toBe(
+        'The unit shows fault E4\nand the compressor will not restart',
+      );
 
       // The input grows with its text, up to 8rem, then scrolls.
       await chat.input.fill(Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n'));
@@ -298,9 +341,13 @@ describe.each(VIEWPORT_NAMES)('AI chat on %s', (viewport) => {
       await page.reload();
       await chat.waitUntilReady();
       await chat.answers.first().waitFor();
-      expect(await chat.questions.allTextContents()).toEqual(['The unit shows fault E4\nand the compressor will not restart']);
+      expect(await chat.questions.allTextContents()).toEqual([
+        'The unit shows fault E4\nand the compressor will not restart',
+      ]);
       expect(await chat.answers.first().locator('strong').textContent()).toBe('fan capacitor');
-      expect(await chat.sourceLinks(chat.answers.first()).getAttribute('href')).toMatch(new RegExp(`#page=${MANUAL.page}$`));
+      expect(await chat.sourceLinks(chat.answers.first()).getAttribute('href')).toMatch(
+        new RegExp(`#page=${MANUAL.page}$`),
+      );
       expect(await chat.emptyHeading.count()).toBe(0);
       expect(await fitsWidth(chat)).toBe(true);
       await saveScreenshot(page, `chat-history-${viewport}`);

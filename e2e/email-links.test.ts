@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AppShell } from './pages/app-shell.js';
 import { HostedAuthPage } from './pages/hosted-auth-page.js';
 import { createAccount, fetchMe, GOOD_PASSWORD, uniqueEmail } from './support/accounts.js';
-import { collectErrors, launchBrowser, openPage, saveScreenshot, unexpectedErrors, VIEWPORT_NAMES } from './support/browser.js';
+import {
+  collectErrors,
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  unexpectedErrors,
+  VIEWPORT_NAMES,
+} from './support/browser.js';
 import { waitForEmailLink } from './support/outbox.js';
 import { startServer, type TestServer } from './support/server.js';
 
@@ -58,7 +65,11 @@ describe.each(VIEWPORT_NAMES)('sign-in link on %s', (viewport) => {
 describe('password reset', () => {
   test('Forgot password? emails a link; the new password is set there and then signs in', async () => {
     const { email } = await createAccount({ serverUrl: server.url, email: uniqueEmail('reset') });
-    const { page, context, errors } = await openPage({ browser, viewport: 'phone', url: HostedAuthPage.url(server.url) });
+    const { page, context, errors } = await openPage({
+      browser,
+      viewport: 'phone',
+      url: HostedAuthPage.url(server.url),
+    });
     try {
       const auth = new HostedAuthPage(page);
       await auth.requestPasswordReset(email);
@@ -93,7 +104,10 @@ describe('email verification', () => {
       body: JSON.stringify({ email, password, projectId: 'fieldassist' }),
     });
     const { access_token: accessToken } = (await signIn.json()) as { access_token: string };
-    const send = await fetch(`${server.url}/api/auth/email/verify/send`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } });
+    const send = await fetch(`${server.url}/api/auth/email/verify/send`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     expect(send.status).toBe(200);
 
     const link = await waitForEmailLink({ serverUrl: server.url, to: email, pathPart: '/auth?verify_token=' });
@@ -114,15 +128,26 @@ describe('email verification', () => {
 
 describe('popup mode', () => {
   test('posts the tokens to the opener at opener_origin and closes itself', async () => {
-    const { email } = await createAccount({ serverUrl: server.url, email: uniqueEmail('popup'), password: GOOD_PASSWORD });
+    const { email } = await createAccount({
+      serverUrl: server.url,
+      email: uniqueEmail('popup'),
+      password: GOOD_PASSWORD,
+    });
     const { page, context, errors } = await openPage({ browser, viewport: 'desktop', url: `${server.url}/` });
     try {
       await page.evaluate(() => {
         const received: unknown[] = [];
         Object.assign(window, { received });
-        window.addEventListener('message', (event) => received.push({ origin: event.origin, data: event.data as unknown }));
+        window.addEventListener('message', (event) =>
+          received.push({ origin: event.origin, data: event.data as unknown }),
+        );
       });
-      const popupUrl = HostedAuthPage.url(server.url, { mode: 'popup', opener_origin: server.url, state: 'c0ffee', redirect_url: server.url });
+      const popupUrl = HostedAuthPage.url(server.url, {
+        mode: 'popup',
+        opener_origin: server.url,
+        state: 'c0ffee',
+        redirect_url: server.url,
+      });
       const [popup] = await Promise.all([
         context.waitForEvent('page'),
         page.evaluate((url) => void window.open(url, 'blink-auth', 'width=500,height=600'), popupUrl),

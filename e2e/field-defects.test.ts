@@ -27,7 +27,8 @@ afterAll(async () => {
 });
 
 type Box = { x: number; y: number; width: number; height: number };
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The boxes of every visible element the locator matches. */
 async function boxesOf(locator: Locator): Promise<Box[]> {
@@ -40,21 +41,35 @@ async function expectToastClear(page: Page, toast: Locator) {
   await toast.waitFor();
   await page.waitForTimeout(400); // sonner slides the toast in; measure where it comes to rest
   const toastBox = (await toast.boundingBox())!;
-  const covered = [...(await boxesOf(page.getByRole('banner').getByRole('button'))), ...(await boxesOf(page.locator('main:not([hidden]) h1')))];
+  const covered = [
+    ...(await boxesOf(page.getByRole('banner').getByRole('button'))),
+    ...(await boxesOf(page.locator('main:not([hidden]) h1'))),
+  ];
   expect(covered.length).toBeGreaterThan(0);
   expect(covered.filter((box) => overlaps(box, toastBox))).toEqual([]);
-  const fonts = await toast.evaluate((element) => [getComputedStyle(element).fontFamily, getComputedStyle(document.body).fontFamily]);
+  const fonts = await toast.evaluate((element) => [
+    getComputedStyle(element).fontFamily,
+    getComputedStyle(document.body).fontFamily,
+  ]);
   expect(fonts[0]).toBe(fonts[1]);
 }
 
 describe('defects of issue 18', () => {
   test('library: the download keeps the uploaded name; filters with no match say so and clear; the upload toast covers no heading', async () => {
-    const { page, context, errors, app } = await signInExisting({ browser, viewport: 'phone', serverUrl: server.url, email: adminEmail });
+    const { page, context, errors, app } = await signInExisting({
+      browser,
+      viewport: 'phone',
+      serverUrl: server.url,
+      email: adminEmail,
+    });
     try {
       await app.openTab('Manuals');
       const library = new LibraryPage(page);
       await library.createVersion('Series 1', '2024');
-      await library.uploadSingle({ file: textFile('Pump notes (rev 2).txt', ['Pump P-12 service notes', 'Check the seal every 500 hours.']), version: 'Series 1 (2024)' });
+      await library.uploadSingle({
+        file: textFile('Pump notes (rev 2).txt', ['Pump P-12 service notes', 'Check the seal every 500 hours.']),
+        version: 'Series 1 (2024)',
+      });
       await library.dialog.getByRole('button', { name: 'Save Manual' }).click();
       await expectToastClear(page, app.toast.filter({ hasText: 'Manual uploaded successfully' }));
       await saveScreenshot(page, 'defects-upload-toast-phone');
@@ -79,7 +94,12 @@ describe('defects of issue 18', () => {
   });
 
   test('User Role Management on the desktop: Assign Role sits clear of the role select, whose text is not clipped', async () => {
-    const { page, context, errors, app } = await signInExisting({ browser, viewport: 'desktop', serverUrl: server.url, email: adminEmail });
+    const { page, context, errors, app } = await signInExisting({
+      browser,
+      viewport: 'desktop',
+      serverUrl: server.url,
+      email: adminEmail,
+    });
     try {
       await app.openTab('Manuals');
       const library = new LibraryPage(page);
@@ -102,7 +122,12 @@ describe('defects of issue 18', () => {
   });
 
   test('My Jobs: with the form open the toggle says Close Form, and closes it', async () => {
-    const { page, context, errors, app } = await openSignedIn({ browser, viewport: 'phone', serverUrl: server.url, label: 'jobs' });
+    const { page, context, errors, app } = await openSignedIn({
+      browser,
+      viewport: 'phone',
+      serverUrl: server.url,
+      label: 'jobs',
+    });
     try {
       await app.openTab('My Jobs');
       const jobs = new JobsPage(page);

@@ -20,7 +20,12 @@ afterAll(async () => {
 
 describe.each(VIEWPORT_NAMES)('My Jobs on %s', (viewport) => {
   test('create jobs, change a status, reload and still see them; another user never does', async () => {
-    const { page, context, errors, app } = await openSignedIn({ browser, viewport, serverUrl: server.url, label: `jobs-${viewport}` });
+    const { page, context, errors, app } = await openSignedIn({
+      browser,
+      viewport,
+      serverUrl: server.url,
+      label: `jobs-${viewport}`,
+    });
     try {
       await app.openTab('My Jobs');
       const jobs = new JobsPage(page);
@@ -37,8 +42,16 @@ describe.each(VIEWPORT_NAMES)('My Jobs on %s', (viewport) => {
       await jobs.form.getByRole('button', { name: 'Cancel' }).click();
       await jobs.form.waitFor({ state: 'hidden' });
 
-      await jobs.createJob({ title: 'AC Unit Repair', description: 'Compressor trips the breaker after ten minutes.', priority: 'High' });
-      await jobs.createJob({ title: 'Boiler service', description: 'Yearly check and pressure test.', priority: 'Low' });
+      await jobs.createJob({
+        title: 'AC Unit Repair',
+        description: 'Compressor trips the breaker after ten minutes.',
+        priority: 'High',
+      });
+      await jobs.createJob({
+        title: 'Boiler service',
+        description: 'Yearly check and pressure test.',
+        priority: 'Low',
+      });
       await jobs.createJob({ title: 'Replace filter', description: 'Rooftop unit 3.' });
       expect(await jobs.titles()).toEqual(['Replace filter', 'Boiler service', 'AC Unit Repair']);
       expect(await jobs.job('AC Unit Repair').textContent()).toContain('HIGH PRIORITY');
@@ -58,7 +71,9 @@ describe.each(VIEWPORT_NAMES)('My Jobs on %s', (viewport) => {
       expect(await jobs.job('Boiler service').getAttribute('data-status')).toBe('completed');
       expect(await jobs.job('Replace filter').getAttribute('data-status')).toBe('pending');
       expect(await jobs.statusSelect('Boiler service').textContent()).toBe('Completed');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        page.viewportSize()!.width,
+      );
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -79,7 +94,7 @@ describe.each(VIEWPORT_NAMES)('My Jobs on %s', (viewport) => {
 });
 
 describe('My Jobs on two devices', () => {
-  test("a job created or changed on the phone appears on the desktop without a reload", async () => {
+  test('a job created or changed on the phone appears on the desktop without a reload', async () => {
     const desktop = await openSignedIn({ browser, viewport: 'desktop', serverUrl: server.url, label: 'two-devices' });
     const phone = await signInExisting({ browser, viewport: 'phone', serverUrl: server.url, email: desktop.email });
     try {
@@ -89,10 +104,18 @@ describe('My Jobs on two devices', () => {
       const onPhone = new JobsPage(phone.page);
       await onDesktop.emptyState.waitFor();
 
-      await onPhone.createJob({ title: 'Chiller alarm', description: 'High head pressure alarm on chiller 2.', priority: 'High' });
+      await onPhone.createJob({
+        title: 'Chiller alarm',
+        description: 'High head pressure alarm on chiller 2.',
+        priority: 'High',
+      });
       await onDesktop.job('Chiller alarm').waitFor({ timeout: 10_000 });
       await onPhone.setStatus('Chiller alarm', 'Completed');
-      await desktop.page.waitForFunction(() => document.querySelector('[data-status="completed"]') !== null, undefined, { timeout: 10_000 });
+      await desktop.page.waitForFunction(
+        () => document.querySelector('[data-status="completed"]') !== null,
+        undefined,
+        { timeout: 10_000 },
+      );
       await saveScreenshot(desktop.page, 'jobs-live-desktop');
       expect(desktop.errors).toEqual([]);
       expect(phone.errors).toEqual([]);

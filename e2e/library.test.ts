@@ -9,8 +9,22 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ChatPage } from './pages/chat-page.js';
 import { LibraryPage } from './pages/library-page.js';
 import { createAccount, uniqueEmail } from './support/accounts.js';
-import { launchBrowser, saveScreenshot, unexpectedErrors, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
-import { brokenPdf, holdIngestion, RTU_FAULT, RTU_TITLE, rtuManualPdf, textFile, wordFile } from './support/library-files.js';
+import {
+  launchBrowser,
+  saveScreenshot,
+  unexpectedErrors,
+  VIEWPORT_NAMES,
+  type ViewportName,
+} from './support/browser.js';
+import {
+  brokenPdf,
+  holdIngestion,
+  RTU_FAULT,
+  RTU_TITLE,
+  rtuManualPdf,
+  textFile,
+  wordFile,
+} from './support/library-files.js';
 import { startServer, type TestServer } from './support/server.js';
 import { signInExisting } from './support/signed-in.js';
 
@@ -26,10 +40,19 @@ afterAll(async () => {
 
 type Role = 'admin' | 'technician' | 'manager' | 'viewer';
 
-async function rest(server: TestServer, method: string, path: string, { token = SERVICE_KEY, body }: { token?: string; body?: unknown } = {}) {
+async function rest(
+  server: TestServer,
+  method: string,
+  path: string,
+  { token = SERVICE_KEY, body }: { token?: string; body?: unknown } = {},
+) {
   const response = await fetch(`${server.url}/api/db/fieldassist/rest/v1/${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', prefer: 'return=representation,resolution=merge-duplicates' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      prefer: 'return=representation,resolution=merge-duplicates',
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json().catch(() => null)) as { message?: string } | null };
@@ -38,13 +61,17 @@ async function rest(server: TestServer, method: string, path: string, { token = 
 /** An account with this role (written with the service key, as an admin would). */
 async function account(server: TestServer, label: string, role: Role | null) {
   const email = uniqueEmail(label);
-  if (role) await rest(server, 'POST', 'user_roles?on_conflict=user_id', { body: { user_id: email, role, assigned_by: 'tests' } });
+  if (role)
+    await rest(server, 'POST', 'user_roles?on_conflict=user_id', {
+      body: { user_id: email, role, assigned_by: 'tests' },
+    });
   await createAccount({ serverUrl: server.url, email });
   return email;
 }
 
 const toast = (library: LibraryPage, text: string) => library.page.locator('[data-sonner-toast]', { hasText: text });
-const fitsWidth = (library: LibraryPage) => library.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+const fitsWidth = (library: LibraryPage) =>
+  library.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) => {
   let server: TestServer;
@@ -135,7 +162,12 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
         new MutationObserver(() => {
           const status = document.querySelector('[data-testid="manual"]')?.getAttribute('data-status');
           if (status && seen.at(-1) !== status) seen.push(status);
-        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+        }).observe(document.body, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+          attributeFilter: ['data-status'],
+        });
       });
       const hold = await holdIngestion(server.url, SERVICE_KEY, 4);
       await library.dialog.getByRole('button', { name: 'Save Manual' }).click();
@@ -150,7 +182,16 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
       expect(statuses.slice(0, -1).some((status) => status === 'pending' || status === 'processing')).toBe(true);
 
       const text = (await card.textContent()) ?? '';
-      for (const fact of ['Series 5', 'HVAC / Rooftop units', 'PN-4471-B', 'March 2021', 'rtu-500-service.pdf', 'KB)', 'Compressors']) expect(text).toContain(fact);
+      for (const fact of [
+        'Series 5',
+        'HVAC / Rooftop units',
+        'PN-4471-B',
+        'March 2021',
+        'rtu-500-service.pdf',
+        'KB)',
+        'Compressors',
+      ])
+        expect(text).toContain(fact);
       expect(await card.getByText('Processing content...').count()).toBe(0);
       expect(await library.count.textContent()).toBe('1 manual(s) available');
       expect(await fitsWidth(library)).toBe(true);
@@ -165,7 +206,10 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
     const { close, errors, library, page } = await openLibrary(techEmail);
     try {
       expect(await library.manageUsers.count()).toBe(0);
-      const txt = textFile('boiler_notes.txt', ['Boiler burner service checklist', 'Check the flue and the combustion air supply.']);
+      const txt = textFile('boiler_notes.txt', [
+        'Boiler burner service checklist',
+        'Check the flue and the combustion air supply.',
+      ]);
       await library.uploadSingle({ file: txt, version: 'Series 4 (2022)' });
       expect(await library.field('Title').inputValue()).toBe('Boiler burner service checklist');
       expect(await library.field('Technology').inputValue()).toBe('Boilers');
@@ -188,7 +232,10 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
     try {
       const files = [
         textFile('PN-100_pump_guide.txt', ['Centrifugal pump maintenance', 'Inspect the impeller and the pump seal.']),
-        await wordFile('chiller_manual.docx', ['Chiller service manual', 'Refrigeration chiller with evaporator and condenser.']),
+        await wordFile('chiller_manual.docx', [
+          'Chiller service manual',
+          'Refrigeration chiller with evaporator and condenser.',
+        ]),
         brokenPdf('broken_scan.pdf'),
         textFile('generator_notes.txt', ['Standby generator checklist', 'Run the generator weekly.']),
         textFile('plc_notes.txt', ['PLC controller wiring', 'Programmable logic controller I/O map.']),
@@ -199,7 +246,9 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
       expect(await toast(library, 'Bulk Upload Complete').textContent()).toContain('4 succeeded, 1 failed');
       // No fixed i x 5 s wait between files (that alone would be 50 s for five).
       expect(Date.now() - started).toBeLessThan(30_000);
-      expect(await library.bulkRows().evaluateAll((rows) => rows.map((row) => row.getAttribute('data-progress')))).toEqual(['100', '100', '-1', '100', '100']);
+      expect(
+        await library.bulkRows().evaluateAll((rows) => rows.map((row) => row.getAttribute('data-progress'))),
+      ).toEqual(['100', '100', '-1', '100', '100']);
       expect(await library.bulkRows().nth(2).textContent()).toContain('Failed');
       expect(await library.bulkRows().nth(2).textContent()).toContain('could not be read');
       await saveScreenshot(page, `library-bulk-${viewport}`);
@@ -233,7 +282,13 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
       expect((await library.titles()).sort()).toEqual(['Boiler burner service checklist', RTU_TITLE]);
       await saveScreenshot(page, `library-filtered-${viewport}`);
 
-      const [tab] = await Promise.all([context.waitForEvent('page'), library.manual(RTU_TITLE).getByRole('link', { name: /^Download/ }).click()]);
+      const [tab] = await Promise.all([
+        context.waitForEvent('page'),
+        library
+          .manual(RTU_TITLE)
+          .getByRole('link', { name: /^Download/ })
+          .click(),
+      ]);
       await tab.waitForLoadState();
       expect(tab.url()).toMatch(new RegExp(`^${server.url}/files/.+\\.pdf$`));
       const bytes = await (await fetch(tab.url())).arrayBuffer();
@@ -251,11 +306,15 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
       await library.newTag.focus();
       await page.keyboard.press('Enter');
       await library.dialog.waitFor();
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe(await library.dialog.getByLabel('Tag Name').getAttribute('id'));
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe(
+        await library.dialog.getByLabel('Tag Name').getAttribute('id'),
+      );
       await page.keyboard.press('Escape');
       await library.dialog.waitFor({ state: 'hidden' });
       // Radix gives focus back a moment after the dialog is gone.
-      await page.waitForFunction(() => document.activeElement?.textContent === 'New Tag', undefined, { timeout: 5000 }).catch(() => undefined);
+      await page
+        .waitForFunction(() => document.activeElement?.textContent === 'New Tag', undefined, { timeout: 5000 })
+        .catch(() => undefined);
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('New Tag');
       expect(await library.newTag.evaluate((button) => button.matches(':focus-visible'))).toBe(true);
       await saveScreenshot(page, `library-keyboard-${viewport}`);
@@ -270,7 +329,8 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
     try {
       const { library } = viewer;
       await library.manual(RTU_TITLE).waitFor();
-      for (const button of [library.newVersion, library.newTag, library.uploadManual, library.manageUsers]) expect(await button.count()).toBe(0);
+      for (const button of [library.newVersion, library.newTag, library.uploadManual, library.manageUsers])
+        expect(await button.count()).toBe(0);
       expect(await library.panel.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
       await library.search.fill('nothing like this');
       await library.emptyState.waitFor();
@@ -280,11 +340,19 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
       await saveScreenshot(viewer.page, `library-viewer-${viewport}`);
 
       const token = (await viewer.app.storedTokens())!.access_token;
-      const [manual] = (await rest(server, 'GET', 'manuals?select=id&limit=1', { token })).body as unknown as { id: string }[];
+      const [manual] = (await rest(server, 'GET', 'manuals?select=id&limit=1', { token })).body as unknown as {
+        id: string;
+      }[];
       const refusals = await Promise.all([
-        rest(server, 'POST', 'release_versions', { token, body: { id: 'ver_x', version_name: 'X', release_year: 2020 } }),
+        rest(server, 'POST', 'release_versions', {
+          token,
+          body: { id: 'ver_x', version_name: 'X', release_year: 2020 },
+        }),
         rest(server, 'POST', 'tags', { token, body: { id: 'tag_x', name: 'X' } }),
-        rest(server, 'POST', 'manuals', { token, body: { id: 'manual_x', title: 'X', file_url: 'https://x.example/x.pdf', file_name: 'x.pdf' } }),
+        rest(server, 'POST', 'manuals', {
+          token,
+          body: { id: 'manual_x', title: 'X', file_url: 'https://x.example/x.pdf', file_name: 'x.pdf' },
+        }),
         rest(server, 'DELETE', `manuals?id=eq.${manual!.id}`, { token }),
         rest(server, 'POST', 'user_roles', { token, body: { id: 'role_x', user_id: 'x@example.com', role: 'admin' } }),
       ]);
@@ -304,7 +372,13 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
     try {
       await manager.library.manual(RTU_TITLE).waitFor();
       // SPEC.md section 6: admins and technicians write the library; a manager reads it.
-      for (const button of [manager.library.newVersion, manager.library.newTag, manager.library.uploadManual, manager.library.manageUsers]) expect(await button.count()).toBe(0);
+      for (const button of [
+        manager.library.newVersion,
+        manager.library.newTag,
+        manager.library.uploadManual,
+        manager.library.manageUsers,
+      ])
+        expect(await button.count()).toBe(0);
       const token = (await manager.app.storedTokens())!.access_token;
       const refused = await rest(server, 'POST', 'tags', { token, body: { id: 'tag_m', name: 'M' } });
       expect([refused.status, refused.body?.message]).toEqual([403, 'You do not have permission to create tags']);
@@ -321,7 +395,13 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
     const newcomer = uniqueEmail('newcomer');
     try {
       const { library, page } = admin;
-      admin.page.on('dialog', (dialog) => void (dialog.message() === 'Are you sure you want to remove this user role?' ? dialog.accept() : dialog.dismiss()));
+      admin.page.on(
+        'dialog',
+        (dialog) =>
+          void (dialog.message() === 'Are you sure you want to remove this user role?'
+            ? dialog.accept()
+            : dialog.dismiss()),
+      );
       await library.manageUsers.click();
       await library.dialog.getByRole('button', { name: 'Assign Role' }).click();
       await library.dialog.getByText('Email is required', { exact: true }).waitFor();
@@ -336,7 +416,11 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
       await library.choose(library.dialog.getByRole('combobox', { name: 'Role' }), 'Viewer – View only');
       await library.dialog.getByRole('button', { name: 'Assign Role' }).click();
       await toast(library, `${techEmail} assigned as viewer`).waitFor();
-      await library.dialog.getByTestId('user-role').filter({ hasText: techEmail }).filter({ hasText: 'viewer' }).waitFor();
+      await library.dialog
+        .getByTestId('user-role')
+        .filter({ hasText: techEmail })
+        .filter({ hasText: 'viewer' })
+        .waitFor();
       await saveScreenshot(page, `library-roles-${viewport}`);
 
       await row.getByRole('button', { name: `Remove role of ${newcomer}` }).click();
@@ -350,7 +434,9 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
       await tech.library.dialog.getByLabel('Tag Name').fill('Pumps');
       await tech.library.dialog.getByRole('button', { name: 'Create Tag' }).click();
       await toast(tech.library, 'Failed to create tag').waitFor();
-      expect(await toast(tech.library, 'Failed to create tag').textContent()).toContain('You do not have permission to create tags');
+      expect(await toast(tech.library, 'Failed to create tag').textContent()).toContain(
+        'You do not have permission to create tags',
+      );
       await saveScreenshot(tech.page, `library-denied-${viewport}`);
       expect(admin.errors).toEqual([]);
       expect(unexpectedErrors(tech.errors, [/status of 403/])).toEqual([]);
@@ -364,14 +450,20 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
     const { close, errors, library, page } = await openLibrary(adminEmail);
     try {
       const asked: string[] = [];
-      page.on('dialog', (dialog) => (asked.push(dialog.message()), void (asked.length === 1 ? dialog.dismiss() : dialog.accept())));
+      page.on(
+        'dialog',
+        (dialog) => (asked.push(dialog.message()), void (asked.length === 1 ? dialog.dismiss() : dialog.accept())),
+      );
       const card = library.manual('Standby generator checklist');
       await card.getByRole('button', { name: 'Delete Standby generator checklist' }).click();
       expect(await card.count()).toBe(1); // dismissed: kept
       await card.getByRole('button', { name: 'Delete Standby generator checklist' }).click();
       await toast(library, 'Manual deleted successfully').waitFor();
       await card.waitFor({ state: 'detached' });
-      expect(asked).toEqual(['Are you sure you want to delete this manual?', 'Are you sure you want to delete this manual?']);
+      expect(asked).toEqual([
+        'Are you sure you want to delete this manual?',
+        'Are you sure you want to delete this manual?',
+      ]);
       expect(await library.count.textContent()).toBe('5 manual(s) available');
       expect(errors).toEqual([]);
     } finally {
@@ -401,11 +493,17 @@ describe.each(VIEWPORT_NAMES)('Manual Library on %s', (viewport: ViewportName) =
   test('a Word file goes through the same review: its title corrected, then processed', async () => {
     const { close, errors, library, page } = await openLibrary(adminEmail);
     try {
-      const docx = await wordFile(`chiller_guide_${viewport}.docx`, ['Chiller start-up guide', 'Open the isolation valves before starting the compressor.']);
+      const docx = await wordFile(`chiller_guide_${viewport}.docx`, [
+        'Chiller start-up guide',
+        'Open the isolation valves before starting the compressor.',
+      ]);
       await library.uploadSingle({ file: docx, version: 'Series 4 (2022)' });
       await library.field('Title').fill(`Chiller start-up guide (${viewport})`);
       await library.dialog.getByRole('button', { name: 'Save Manual' }).click();
-      await library.manual(`Chiller start-up guide (${viewport})`).and(page.locator('[data-status="ready"]')).waitFor({ timeout: 30_000 });
+      await library
+        .manual(`Chiller start-up guide (${viewport})`)
+        .and(page.locator('[data-status="ready"]'))
+        .waitFor({ timeout: 30_000 });
       await saveScreenshot(page, `library-docx-${viewport}`);
       expect(errors).toEqual([]);
     } finally {

@@ -15,7 +15,13 @@ import { AppShell } from './pages/app-shell.js';
 import { ChatPage } from './pages/chat-page.js';
 import { ManualViewer } from './pages/manual-viewer.js';
 import { createAccount, uniqueEmail } from './support/accounts.js';
-import { launchBrowser, saveScreenshot, unexpectedErrors, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import {
+  launchBrowser,
+  saveScreenshot,
+  unexpectedErrors,
+  VIEWPORT_NAMES,
+  type ViewportName,
+} from './support/browser.js';
 import { RTU_FAULT, RTU_TITLE, rtuManualPdf } from './support/library-files.js';
 import { startServer, type TestServer } from './support/server.js';
 import { signInExisting } from './support/signed-in.js';
@@ -33,9 +39,17 @@ const files: Record<'rtu' | 'long' | 'word', string> = { rtu: '', long: '', word
 
 /** The RTU manual in the library, ingested for real, so the live chat cites its page 3. */
 async function addRtuManual(fileUrl: string) {
-  await api.insert('manuals', { id: 'manual_rtu', title: RTU_TITLE, file_url: fileUrl, file_name: 'rtu-500-service.pdf', file_type: 'application/pdf' });
+  await api.insert('manuals', {
+    id: 'manual_rtu',
+    title: RTU_TITLE,
+    file_url: fileUrl,
+    file_name: 'rtu-500-service.pdf',
+    file_type: 'application/pdf',
+  });
   for (let i = 0; i < 150; i++) {
-    const result = JSON.stringify(await api.sql([{ sql: 'SELECT processing_status FROM manuals WHERE id = ?', args: ['manual_rtu'] }]));
+    const result = JSON.stringify(
+      await api.sql([{ sql: 'SELECT processing_status FROM manuals WHERE id = ?', args: ['manual_rtu'] }]),
+    );
     if (result.includes('ready')) return;
     if (result.includes('failed')) throw new Error(`ingestion failed: ${result}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -53,7 +67,13 @@ function addSavedAnswer() {
       { manualId: 'manual_rtu', title: RTU_TITLE, page: 3, fileUrl: files.rtu, quote: `${RTU_FAULT}.` },
       { manualId: 'manual_long', title: LONG_TITLE, page: 300, fileUrl: files.long, quote: longManualPassage(300) },
       { manualId: 'manual_word', title: WORD_TITLE, page: 1, fileUrl: files.word, quote: WORD_PASSAGE },
-      { manualId: 'manual_gone', title: 'Removed manual', page: 2, fileUrl: `${server.url}/files/manuals/none/removed.pdf`, quote: 'Anything.' },
+      {
+        manualId: 'manual_gone',
+        title: 'Removed manual',
+        page: 2,
+        fileUrl: `${server.url}/files/manuals/none/removed.pdf`,
+        quote: 'Anything.',
+      },
     ],
   });
 }
@@ -63,10 +83,23 @@ beforeAll(async () => {
   api = serviceApi(server.url, SERVICE_KEY);
   email = uniqueEmail('viewer');
   await createAccount({ serverUrl: server.url, email });
-  const [rtu, long, word] = await Promise.all([rtuManualPdf(), longManualPdf(), makeDocx([WORD_TITLE, 'Check the water flow switch.', 'Open the isolation valves', 'before starting the compressor.'])]);
+  const [rtu, long, word] = await Promise.all([
+    rtuManualPdf(),
+    longManualPdf(),
+    makeDocx([
+      WORD_TITLE,
+      'Check the water flow switch.',
+      'Open the isolation valves',
+      'before starting the compressor.',
+    ]),
+  ]);
   files.rtu = await api.store(rtu.name, rtu.mimeType, rtu.buffer);
   files.long = await api.store('compressor-350.pdf', 'application/pdf', long);
-  files.word = await api.store('chiller-guide.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', word);
+  files.word = await api.store(
+    'chiller-guide.docx',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    word,
+  );
   await addRtuManual(files.rtu);
   await addSavedAnswer();
 });
@@ -125,7 +158,14 @@ describe.each(VIEWPORT_NAMES)('manual viewer on %s', (viewport: ViewportName) =>
       expect(box).toEqual({ x: 0, y: 0, width: window.width, height: window.height });
     }
     // Every control is big enough for a gloved thumb.
-    for (const control of [viewer.previous, viewer.next, viewer.zoomIn, viewer.zoomOut, viewer.download, viewer.close]) {
+    for (const control of [
+      viewer.previous,
+      viewer.next,
+      viewer.zoomIn,
+      viewer.zoomOut,
+      viewer.download,
+      viewer.close,
+    ]) {
       const size = (await control.boundingBox())!;
       expect(Math.min(size.width, size.height)).toBeGreaterThanOrEqual(44);
     }
@@ -143,9 +183,16 @@ describe.each(VIEWPORT_NAMES)('manual viewer on %s', (viewport: ViewportName) =>
 
     const before = (await viewer.sheet.boundingBox())!.width;
     await viewer.zoomIn.click();
-    await page.waitForFunction((width) => (document.querySelector('[data-drawn-page]')?.getBoundingClientRect().width ?? 0) > width * 1.2, before);
+    await page.waitForFunction(
+      (width) => (document.querySelector('[data-drawn-page]')?.getBoundingClientRect().width ?? 0) > width * 1.2,
+      before,
+    );
     await viewer.zoomOut.click();
-    await page.waitForFunction((width) => Math.abs((document.querySelector('[data-drawn-page]')?.getBoundingClientRect().width ?? 0) - width) < 2, before);
+    await page.waitForFunction(
+      (width) =>
+        Math.abs((document.querySelector('[data-drawn-page]')?.getBoundingClientRect().width ?? 0) - width) < 2,
+      before,
+    );
 
     await page.keyboard.press('Escape');
     await viewer.dialog.waitFor({ state: 'hidden' });
@@ -155,33 +202,43 @@ describe.each(VIEWPORT_NAMES)('manual viewer on %s', (viewport: ViewportName) =>
     expect(errors).toEqual([]);
   });
 
-  test.runIf(viewport === 'phone')('two fingers spread apart zoom the page in, and it is drawn again at the new size', async () => {
-    await sourceOf(chat, `${RTU_TITLE}, page 3`).click();
-    await viewer.waitForPage(3);
-    const before = (await viewer.sheet.boundingBox())!.width;
-    // A real two-finger gesture through Chromium's touch input: 100 px apart, then 150 px.
-    const cdp = await page.context().newCDPSession(page);
-    const fingers = (gap: number) => [
-      { x: 187 - gap / 2, y: 400, id: 0 },
-      { x: 187 + gap / 2, y: 400, id: 1 },
-    ];
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(100) });
-    for (const gap of [110, 120, 130, 140, 150]) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(gap) });
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-    await page.waitForFunction((width) => (document.querySelector('[data-drawn-page]')?.getBoundingClientRect().width ?? 0) > width * 1.4, before);
-    const after = (await viewer.sheet.boundingBox())!.width;
-    expect(after / before).toBeCloseTo(1.5, 1);
-    expect(await viewer.sheet.evaluate((sheet) => getComputedStyle(sheet).transform)).toBe('none'); // drawn anew, not stretched
-    expect(await viewer.markedText()).toBe(`${RTU_FAULT}.`);
-    await cdp.detach();
-    expect(errors).toEqual([]);
-  });
+  test.runIf(viewport === 'phone')(
+    'two fingers spread apart zoom the page in, and it is drawn again at the new size',
+    async () => {
+      await sourceOf(chat, `${RTU_TITLE}, page 3`).click();
+      await viewer.waitForPage(3);
+      const before = (await viewer.sheet.boundingBox())!.width;
+      // A real two-finger gesture through Chromium's touch input: 100 px apart, then 150 px.
+      const cdp = await page.context().newCDPSession(page);
+      const fingers = (gap: number) => [
+        { x: 187 - gap / 2, y: 400, id: 0 },
+        { x: 187 + gap / 2, y: 400, id: 1 },
+      ];
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(100) });
+      for (const gap of [110, 120, 130, 140, 150])
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(gap) });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await page.waitForFunction(
+        (width) => (document.querySelector('[data-drawn-page]')?.getBoundingClientRect().width ?? 0) > width * 1.4,
+        before,
+      );
+      const after = (await viewer.sheet.boundingBox())!.width;
+      expect(after / before).toBeCloseTo(1.5, 1);
+      expect(await viewer.sheet.evaluate((sheet) => getComputedStyle(sheet).transform)).toBe('none'); // drawn anew, not stretched
+      expect(await viewer.markedText()).toBe(`${RTU_FAULT}.`);
+      await cdp.detach();
+      expect(errors).toEqual([]);
+    },
+  );
 
   test('the live answer (no AI model) cites page 3 of the ingested manual, and its source opens there with the quoted sentence marked', async () => {
     await chat.sendUserMessage('What does fault E7 mean?');
     const answer = await chat.waitForAnswer();
     expect(await answer.textContent()).toContain(RTU_FAULT);
-    await chat.sourceLinks(answer).filter({ hasText: `${RTU_TITLE}, page 3` }).click();
+    await chat
+      .sourceLinks(answer)
+      .filter({ hasText: `${RTU_TITLE}, page 3` })
+      .click();
     await viewer.waitForPage(3);
     expect(await viewer.pageLabel.textContent()).toBe('Page 3 of 3');
     // The composed answer quotes the sentence it lifted; the viewer marks it on the page.
@@ -194,7 +251,8 @@ describe.each(VIEWPORT_NAMES)('manual viewer on %s', (viewport: ViewportName) =>
 
   test('a 350-page PDF opens at page 300 by byte ranges, drawing one page only, and stays responsive', async () => {
     const answered: number[] = [];
-    const onResponse = (response: { url(): string; status(): number }) => response.url().startsWith(files.long) && answered.push(response.status());
+    const onResponse = (response: { url(): string; status(): number }) =>
+      response.url().startsWith(files.long) && answered.push(response.status());
     page.on('response', onResponse);
     try {
       await sourceOf(chat, `${LONG_TITLE}, page 300`).click();
@@ -238,7 +296,9 @@ describe.each(VIEWPORT_NAMES)('manual viewer on %s', (viewport: ViewportName) =>
     if (viewport === 'phone') await saveScreenshot(page, `viewer-error-${viewport}`);
     await page.keyboard.press('Escape');
     await viewer.dialog.waitFor({ state: 'hidden' });
-    expect(unexpectedErrors(errors, [/Failed to load resource: the server responded with a status of 404/])).toEqual([]);
+    expect(unexpectedErrors(errors, [/Failed to load resource: the server responded with a status of 404/])).toEqual(
+      [],
+    );
     errors.length = 0;
   });
 });

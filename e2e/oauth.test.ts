@@ -57,11 +57,18 @@ describe.each(VIEWPORT_NAMES)('provider sign-in on %s', (viewport) => {
     const { page, context, errors } = await openPage({ browser, viewport, url });
     try {
       const auth = new HostedAuthPage(page);
-      for (const name of ['Google', 'Microsoft', 'GitHub', 'Apple', 'Acme SSO']) await auth.providerLink(name).waitFor();
-      const query = new URLSearchParams({ redirect_url: `${server.url}/`, state: 's-1', project_id: 'fieldassist' }).toString();
+      for (const name of ['Google', 'Microsoft', 'GitHub', 'Apple', 'Acme SSO'])
+        await auth.providerLink(name).waitFor();
+      const query = new URLSearchParams({
+        redirect_url: `${server.url}/`,
+        state: 's-1',
+        project_id: 'fieldassist',
+      }).toString();
       expect(await auth.providerLink('Google').getAttribute('href')).toBe(`/api/auth/oauth/google/start?${query}`);
       expect(await auth.providerLink('Acme SSO').getAttribute('href')).toBe(`/api/auth/oauth/oidc/start?${query}`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        page.viewportSize()!.width,
+      );
       await saveScreenshot(page, `auth-providers-${viewport}`);
       expect(errors).toEqual([]);
     } finally {
@@ -88,9 +95,13 @@ describe.each(VIEWPORT_NAMES)('provider sign-in on %s', (viewport) => {
 });
 
 describe('provider sign-in, other paths', () => {
-  test('?provider=oidc (the client\'s signInWithProvider) goes straight to the provider', async () => {
+  test("?provider=oidc (the client's signInWithProvider) goes straight to the provider", async () => {
     person = { sub: 'sub-direct', email: uniqueEmail('direct'), email_verified: true, name: 'Dee Rect' };
-    const { page, context, errors } = await openPage({ browser, viewport: 'desktop', url: HostedAuthPage.url(server.url, { provider: 'oidc', mode: 'redirect', state: 'st-9' }) });
+    const { page, context, errors } = await openPage({
+      browser,
+      viewport: 'desktop',
+      url: HostedAuthPage.url(server.url, { provider: 'oidc', mode: 'redirect', state: 'st-9' }),
+    });
     try {
       await page.getByRole('button', { name: `Sign in as ${person.email}` }).click();
       await new AppShell(page).waitUntilSignedIn();
@@ -102,7 +113,11 @@ describe('provider sign-in, other paths', () => {
 
   test('a provider answer that cannot be used comes back to the form with the reason', async () => {
     person = { sub: 'sub-unverified', email: uniqueEmail('unverified'), email_verified: false, name: 'Una Verified' };
-    const { page, context, errors } = await openPage({ browser, viewport: 'phone', url: HostedAuthPage.url(server.url) });
+    const { page, context, errors } = await openPage({
+      browser,
+      viewport: 'phone',
+      url: HostedAuthPage.url(server.url),
+    });
     try {
       const auth = new HostedAuthPage(page);
       await auth.providerLink('Acme SSO').click();

@@ -36,18 +36,34 @@ describe('installable and offline', () => {
     expect(sw.headers.get('cache-control')).toBe('no-cache');
     const manifestResponse = await fetch(`${server.url}/manifest.webmanifest`);
     expect(manifestResponse.headers.get('content-type')).toMatch(/manifest\+json|application\/json/);
-    const manifest = (await manifestResponse.json()) as { display: string; start_url: string; icons: { src: string; sizes: string; purpose: string }[] };
+    const manifest = (await manifestResponse.json()) as {
+      display: string;
+      start_url: string;
+      icons: { src: string; sizes: string; purpose: string }[];
+    };
     expect(manifest).toMatchObject({ name: 'FieldAssist', display: 'standalone', start_url: '/' });
-    expect(manifest.icons.map((icon) => `${icon.sizes} ${icon.purpose}`)).toEqual(expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']));
+    expect(manifest.icons.map((icon) => `${icon.sizes} ${icon.purpose}`)).toEqual(
+      expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']),
+    );
     for (const icon of manifest.icons) {
       const png = await fetch(`${server.url}${icon.src}`);
       expect(png.headers.get('content-type')).toBe('image/png');
-      expect(Buffer.from(await png.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+      expect(
+        Buffer.from(await png.arrayBuffer())
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
     }
   });
 
   test('with the network off the app opens from the service worker, signed in, with an offline banner; every tab opens', async () => {
-    const { page, context, errors, app } = await openSignedIn({ browser, viewport: 'phone', serverUrl: server.url, label: 'offline', displayName: 'Olli Offline' });
+    const { page, context, errors, app } = await openSignedIn({
+      browser,
+      viewport: 'phone',
+      serverUrl: server.url,
+      label: 'offline',
+      displayName: 'Olli Offline',
+    });
     try {
       await waitForServiceWorker(page);
       await context.setOffline(true);
@@ -70,7 +86,12 @@ describe('installable and offline', () => {
   });
 
   test('a new version waits: the open session keeps its typed text until the user taps Update now', async () => {
-    const { page, context, errors, app } = await openSignedIn({ browser, viewport: 'phone', serverUrl: server.url, label: 'update' });
+    const { page, context, errors, app } = await openSignedIn({
+      browser,
+      viewport: 'phone',
+      serverUrl: server.url,
+      label: 'update',
+    });
     const original = await readFile(SW_FILE, 'utf8');
     try {
       await waitForServiceWorker(page);
@@ -87,7 +108,9 @@ describe('installable and offline', () => {
       await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Update now' }).click()]);
       await app.waitUntilSignedIn();
       await waitForServiceWorker(page);
-      expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null)).toBeNull();
+      expect(
+        await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null),
+      ).toBeNull();
       expect(errors).toEqual([]);
     } finally {
       await writeFile(SW_FILE, original);

@@ -27,7 +27,12 @@ afterAll(async () => {
 
 describe('the chat offline', () => {
   test('history readable offline; a question asked offline survives a reload and is answered on reconnect, once', async () => {
-    const { page, context, errors, app } = await openSignedIn({ browser, viewport: 'phone', serverUrl: server.url, label: 'offline-chat' });
+    const { page, context, errors, app } = await openSignedIn({
+      browser,
+      viewport: 'phone',
+      serverUrl: server.url,
+      label: 'offline-chat',
+    });
     try {
       const chat = new ChatPage(page);
       await chat.sendUserMessage('What does fault E4 mean?');
@@ -46,7 +51,9 @@ describe('the chat offline', () => {
       await chat.sendUserMessage('How long do I wait after resetting the breaker for E4?');
       const queued = page.getByTestId('queued-questions');
       await queued.waitFor();
-      expect(await queued.textContent()).toContain('Your question is saved on this phone and asked when the network returns.');
+      expect(await queued.textContent()).toContain(
+        'Your question is saved on this phone and asked when the network returns.',
+      );
       await page.reload();
       await app.waitUntilSignedIn();
       await queued.waitFor();
@@ -62,8 +69,15 @@ describe('the chat offline', () => {
       await saveScreenshot(page, 'offline-chat-answered-phone');
 
       // Saved on the server once: two exchanges, the second the question asked offline.
-      const rows = (await (await fetch(`${server.url}/api/db/fieldassist/rest/v1/chat_messages?order=created_at.asc`, { headers: { authorization: `Bearer ${token}` } })).json()) as { message: string }[];
-      expect(rows.map((row) => (JSON.parse(row.message) as { content: string }).content)).toEqual(['What does fault E4 mean?', 'How long do I wait after resetting the breaker for E4?']);
+      const rows = (await (
+        await fetch(`${server.url}/api/db/fieldassist/rest/v1/chat_messages?order=created_at.asc`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as { message: string }[];
+      expect(rows.map((row) => (JSON.parse(row.message) as { content: string }).content)).toEqual([
+        'What does fault E4 mean?',
+        'How long do I wait after resetting the breaker for E4?',
+      ]);
       expect(unexpectedErrors(errors, OFFLINE_NOISE)).toEqual([]);
     } finally {
       await context.close();

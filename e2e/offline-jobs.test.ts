@@ -28,7 +28,9 @@ type ServerJob = { id: string; title: string; status: string; updated_at: number
 
 /** The user's jobs as the server has them (REST with the user's own token). */
 async function serverJobs(token: string): Promise<ServerJob[]> {
-  const response = await fetch(`${server.url}/api/db/fieldassist/rest/v1/jobs?order=created_at.asc`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${server.url}/api/db/fieldassist/rest/v1/jobs?order=created_at.asc`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (!response.ok) throw new Error(`GET jobs answered ${response.status}`);
   return (await response.json()) as ServerJob[];
 }
@@ -37,7 +39,12 @@ const statusesOf = (jobs: ServerJob[]) => Object.fromEntries(jobs.map((job) => [
 
 describe('My Jobs offline', () => {
   test('created and changed offline, kept across a reload, sent in order once each when the network returns', async () => {
-    const { page, context, errors, app } = await openSignedIn({ browser, viewport: 'phone', serverUrl: server.url, label: 'offline-jobs' });
+    const { page, context, errors, app } = await openSignedIn({
+      browser,
+      viewport: 'phone',
+      serverUrl: server.url,
+      label: 'offline-jobs',
+    });
     try {
       await app.openTab('My Jobs');
       const jobs = new JobsPage(page);
@@ -46,7 +53,11 @@ describe('My Jobs offline', () => {
       const token = (await app.storedTokens())!.access_token;
 
       await context.setOffline(true);
-      await jobs.createJob({ title: 'Pump seal', description: 'The pump in the basement drips at the seal.', priority: 'High' });
+      await jobs.createJob({
+        title: 'Pump seal',
+        description: 'The pump in the basement drips at the seal.',
+        priority: 'High',
+      });
       expect(await jobs.job('Pump seal').getAttribute('data-pending')).toBe('true');
       await jobs.setStatus('Boiler check', 'In Progress');
       await jobs.setStatus('Pump seal', 'Completed');
@@ -63,7 +74,9 @@ describe('My Jobs offline', () => {
       expect(statusesOf(await serverJobs(token))).toEqual({ 'Boiler check': 'pending' }); // nothing left the phone
 
       await context.setOffline(false);
-      await expect.poll(async () => statusesOf(await serverJobs(token)), { timeout: 15_000 }).toEqual({ 'Boiler check': 'in-progress', 'Pump seal': 'completed' });
+      await expect
+        .poll(async () => statusesOf(await serverJobs(token)), { timeout: 15_000 })
+        .toEqual({ 'Boiler check': 'in-progress', 'Pump seal': 'completed' });
       await jobs.panel.locator('[data-pending]').first().waitFor({ state: 'detached' });
       // Once each: one row per job, and a second return of the network sends nothing again.
       await page.evaluate(() => window.dispatchEvent(new Event('online')));
@@ -76,7 +89,12 @@ describe('My Jobs offline', () => {
   });
 
   test('a change that lost to a newer one on another device is shown, not dropped; sent after the app was closed', async () => {
-    const { page, context, errors, app } = await openSignedIn({ browser, viewport: 'phone', serverUrl: server.url, label: 'conflict' });
+    const { page, context, errors, app } = await openSignedIn({
+      browser,
+      viewport: 'phone',
+      serverUrl: server.url,
+      label: 'conflict',
+    });
     try {
       await app.openTab('My Jobs');
       const jobs = new JobsPage(page);
@@ -108,9 +126,15 @@ describe('My Jobs offline', () => {
       await appAgain.openTab('My Jobs');
       const notice = jobsAgain.panel.getByTestId('job-notice');
       await notice.waitFor();
-      expect(await notice.textContent()).toContain('Your change of "Chiller alarm" to Completed was not applied: it was changed to In Progress on another device afterwards.');
-      await expect.poll(async () => statusesOf(await serverJobs(token))).toEqual({ 'Chiller alarm': 'in-progress', 'Door closer': 'in-progress' });
-      await jobsAgain.panel.locator('[data-testid="job"][data-status="in-progress"]', { hasText: 'Chiller alarm' }).waitFor();
+      expect(await notice.textContent()).toContain(
+        'Your change of "Chiller alarm" to Completed was not applied: it was changed to In Progress on another device afterwards.',
+      );
+      await expect
+        .poll(async () => statusesOf(await serverJobs(token)))
+        .toEqual({ 'Chiller alarm': 'in-progress', 'Door closer': 'in-progress' });
+      await jobsAgain.panel
+        .locator('[data-testid="job"][data-status="in-progress"]', { hasText: 'Chiller alarm' })
+        .waitFor();
       await saveScreenshot(reopened, 'offline-jobs-conflict-phone');
 
       await notice.getByRole('button', { name: 'Dismiss' }).click();

@@ -45,7 +45,12 @@ function fetchInPage(page: Page, url: string, range?: string) {
 
 describe('manuals saved for offline', () => {
   test('a saved manual is listed and served offline, in ranges too, and a citation opens it in the viewer offline; removed, it is gone', async () => {
-    const { page, context, errors, app } = await openSignedIn({ browser, viewport: 'phone', serverUrl: server.url, label: 'saver' });
+    const { page, context, errors, app } = await openSignedIn({
+      browser,
+      viewport: 'phone',
+      serverUrl: server.url,
+      label: 'saver',
+    });
     try {
       await app.openTab('Manuals');
       const library = new LibraryPage(page);
@@ -61,7 +66,9 @@ describe('manuals saved for offline', () => {
       await card.getByRole('button', { name: /^Save for offline/ }).press('Enter');
       await card.getByTestId('saved-offline').waitFor();
       expect(await card.getByTestId('saved-offline').textContent()).toMatch(/Saved on this phone \(\d+\.\d\d KB\)/);
-      expect(await library.panel.getByTestId('offline-storage').textContent()).toMatch(/Saved for offline: 1 manual\(s\), \d+\.\d\d KB on this phone/);
+      expect(await library.panel.getByTestId('offline-storage').textContent()).toMatch(
+        /Saved for offline: 1 manual\(s\), \d+\.\d\d KB on this phone/,
+      );
       await saveScreenshot(page, 'offline-manual-saved-phone');
 
       // Online: an answer that cites page 3 of the saved manual.
@@ -76,7 +83,10 @@ describe('manuals saved for offline', () => {
       await app.waitUntilSignedIn();
       // Offline: the answer is read from the device, and its citation opens the saved manual in the viewer.
       await app.openTab('AI Assistant');
-      await chat.sourceLinks().filter({ hasText: `${RTU_TITLE}, page 3` }).click();
+      await chat
+        .sourceLinks()
+        .filter({ hasText: `${RTU_TITLE}, page 3` })
+        .click();
       const viewer = new ManualViewer(page);
       await viewer.waitForPage(3, { timeout: 30_000 });
       expect(await viewer.pageLabel.textContent()).toMatch(/Page 3 of 3/);

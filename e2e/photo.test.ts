@@ -25,7 +25,11 @@ let browser: Browser;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
-  await seedReadyManual({ url: server.url, serviceKey: SERVICE_KEY }, MANUAL, PAGES.map((text, i) => ({ page: i + 1, text })));
+  await seedReadyManual(
+    { url: server.url, serviceKey: SERVICE_KEY },
+    MANUAL,
+    PAGES.map((text, i) => ({ page: i + 1, text })),
+  );
 });
 
 afterAll(async () => {
@@ -33,13 +37,18 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const openChat = (viewport: ViewportName) => openChatAsNewUser({ browser, serverUrl: server.url, viewport, displayName: 'Pat Photo' });
+const openChat = (viewport: ViewportName) =>
+  openChatAsNewUser({ browser, serverUrl: server.url, viewport, displayName: 'Pat Photo' });
 
 describe.each(VIEWPORT_NAMES)('a photo in the chat on %s (375 px phone, 1280 px desktop), no AI model', (viewport) => {
   test('shows the text read from a nameplate under it, names and cites its manual, and asks again with corrected text', async () => {
     const { page, context, errors, chat } = await openChat(viewport);
     try {
-      const nameplate = await renderPhoto({ style: 'plate', lines: ['THERMAX HEATING', 'MODEL GB-90', 'S/N 2231-7705', 'FAULT F28'], effects: { rotate: 3, blur: 1, brightness: 0.6, noise: 20, glare: 0.5 } });
+      const nameplate = await renderPhoto({
+        style: 'plate',
+        lines: ['THERMAX HEATING', 'MODEL GB-90', 'S/N 2231-7705', 'FAULT F28'],
+        effects: { rotate: 3, blur: 1, brightness: 0.6, noise: 20, glare: 0.5 },
+      });
       await chat.attachFile({ name: 'nameplate.jpg', mimeType: 'image/jpeg', buffer: nameplate });
       await chat.preview.waitFor();
       await chat.input.fill('What is wrong with this unit?');
@@ -50,7 +59,9 @@ describe.each(VIEWPORT_NAMES)('a photo in the chat on %s (375 px phone, 1280 px 
       await reading.waitFor();
       expect(await reading.textContent()).toMatch(/Text read from the photo[\s\S]*MODEL GB-90[\s\S]*FAULT F28/);
       const text = (await answer.textContent()) ?? '';
-      expect(text).toMatch(/^From the photo: model GB-90, (serial \S+, )?error F28 -> GB-90 Gas Boiler Installation Guide/);
+      expect(text).toMatch(
+        /^From the photo: model GB-90, (serial \S+, )?error F28 -> GB-90 Gas Boiler Installation Guide/,
+      );
       const links = chat.sourceLinks(answer);
       expect(await links.first().textContent()).toBe(`${MANUAL.title}, page 2`);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -69,7 +80,9 @@ describe.each(VIEWPORT_NAMES)('a photo in the chat on %s (375 px phone, 1280 px 
       await reading.getByRole('button', { name: 'Ask again' }).click();
       await chat.answers.nth(1).waitFor();
       const again = await chat.waitForAnswer();
-      expect(await again.textContent()).toMatch(/^From the photo: model GB-90, error F22 -> GB-90 Gas Boiler Installation Guide/);
+      expect(await again.textContent()).toMatch(
+        /^From the photo: model GB-90, error F22 -> GB-90 Gas Boiler Installation Guide/,
+      );
       expect(await chat.sourceLinks(again).first().textContent()).toBe(`${MANUAL.title}, page 4`);
       expect(await chat.photoReading(chat.questions.last()).textContent()).toContain('FAULT F22');
       expect(errors).toEqual([]);
@@ -85,9 +98,13 @@ describe.each(VIEWPORT_NAMES)('a photo in the chat on %s (375 px phone, 1280 px 
       await chat.preview.waitFor();
       await chat.send.click();
       const answer = await chat.waitForAnswer();
-      expect(await answer.textContent()).toBe('I could not read any text in this photo, so I cannot tell which unit it shows. Please type the model number from its nameplate, or describe the unit and what it is doing.');
+      expect(await answer.textContent()).toBe(
+        'I could not read any text in this photo, so I cannot tell which unit it shows. Please type the model number from its nameplate, or describe the unit and what it is doing.',
+      );
       expect(await chat.sourceLinks(answer).count()).toBe(0);
-      expect(await chat.photoReading(chat.questions.last()).textContent()).toContain('No text could be read from this photo.');
+      expect(await chat.photoReading(chat.questions.last()).textContent()).toContain(
+        'No text could be read from this photo.',
+      );
       await saveScreenshot(page, `chat-photo-no-text-${viewport}`);
       expect(errors).toEqual([]);
     } finally {

@@ -25,7 +25,13 @@ afterAll(async () => {
 
 describe.each(VIEWPORT_NAMES)('Profile on %s', (viewport) => {
   test('upload a new avatar, save name and phone, and see them after a reload', async () => {
-    const { page, context, errors, app, email } = await openSignedIn({ browser, viewport, serverUrl: server.url, label: `profile-${viewport}`, displayName: 'Robin Field' });
+    const { page, context, errors, app, email } = await openSignedIn({
+      browser,
+      viewport,
+      serverUrl: server.url,
+      label: `profile-${viewport}`,
+      displayName: 'Robin Field',
+    });
     try {
       await app.avatarButton.click();
       const profile = new ProfilePage(page);
@@ -71,7 +77,9 @@ describe.each(VIEWPORT_NAMES)('Profile on %s', (viewport) => {
       expect(await profile.phone.inputValue()).toBe('+44 20 7946 0000');
       expect(await profile.avatarImage.getAttribute('src')).toBe(src);
       expect(await profile.accountInfo.textContent()).toContain('Robin Fieldwork');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        page.viewportSize()!.width,
+      );
       await saveScreenshot(page, `profile-reloaded-${viewport}`);
       expect(errors).toEqual([]);
     } finally {

@@ -5,7 +5,15 @@ import { AppShell } from './pages/app-shell.js';
 import { HostedAuthPage } from './pages/hosted-auth-page.js';
 import { LandingPage } from './pages/landing-page.js';
 import { createAccount, fetchMe, GOOD_PASSWORD, uniqueEmail } from './support/accounts.js';
-import { collectErrors, launchBrowser, openPage, saveScreenshot, unexpectedErrors, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import {
+  collectErrors,
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  unexpectedErrors,
+  VIEWPORT_NAMES,
+  type ViewportName,
+} from './support/browser.js';
 import { startServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -44,7 +52,10 @@ async function signUpFromLanding(viewport: ViewportName, displayName: string) {
 // Runs first on this fresh server: its account is the first one.
 describe.each(VIEWPORT_NAMES)('sign up on %s', (viewport) => {
   test('creates the account, lands in the app signed in, and stays signed in after a reload', async () => {
-    const { page, context, errors, email, app } = await signUpFromLanding(viewport, viewport === 'desktop' ? 'Dana Admin' : 'Tom Tech');
+    const { page, context, errors, email, app } = await signUpFromLanding(
+      viewport,
+      viewport === 'desktop' ? 'Dana Admin' : 'Tom Tech',
+    );
     try {
       // The tokens came back in the URL; the client stored them and cleaned the address bar.
       expect(page.url()).toBe(`${server.url}/`);
@@ -56,7 +67,9 @@ describe.each(VIEWPORT_NAMES)('sign up on %s', (viewport) => {
       expect(me.role).toBe(viewport === 'desktop' ? 'admin' : null); // desktop ran first: first account
       await expect(app.signedInAs.textContent()).resolves.toContain(email);
       if (viewport === 'desktop') expect(await app.header.textContent()).toContain('Dana Admin');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        page.viewportSize()!.width,
+      );
       await saveScreenshot(page, `app-signed-in-${viewport}`);
 
       await page.reload();
@@ -80,7 +93,11 @@ describe('the sign-in state', () => {
       await new LandingPage(page).signIn.click();
       await page.waitForURL(/\/auth\?/);
       // Instead of the hosted page's answer, a link with someone's tokens and another state.
-      const forged = new URLSearchParams({ access_token: accessToken, refresh_token: refreshToken, state: 'f'.repeat(32) });
+      const forged = new URLSearchParams({
+        access_token: accessToken,
+        refresh_token: refreshToken,
+        state: 'f'.repeat(32),
+      });
       await page.goto(`${server.url}/?${forged.toString()}`);
       const landing = new LandingPage(page);
       await landing.signIn.waitFor();
@@ -133,7 +150,9 @@ describe.each(VIEWPORT_NAMES)('hosted page on %s', (viewport) => {
       expect(await auth.error.textContent()).toBe('Invalid email or password. Please try again.');
       expect(await auth.email.inputValue()).toBe(email);
       expect(page.url()).toContain('/auth?');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        page.viewportSize()!.width,
+      );
       await saveScreenshot(page, `auth-wrong-password-${viewport}`);
       expect(unexpectedErrors(errors, [/status of 401/])).toEqual([]);
     } finally {
@@ -183,7 +202,9 @@ describe.each(VIEWPORT_NAMES)('hosted page on %s', (viewport) => {
   test('a redirect_url to a foreign site is refused: a 400 page and no form', async () => {
     const { page, context, errors } = await openPage({ browser, viewport, url: `${server.url}/` });
     try {
-      const response = await page.goto(`${server.url}/auth?redirect_url=${encodeURIComponent('https://evil.example/')}&project_id=fieldassist`);
+      const response = await page.goto(
+        `${server.url}/auth?redirect_url=${encodeURIComponent('https://evil.example/')}&project_id=fieldassist`,
+      );
       expect(response?.status()).toBe(400);
       await page.getByRole('heading', { name: 'Sign-in link not allowed' }).waitFor();
       expect(await page.locator('form, input').count()).toBe(0);

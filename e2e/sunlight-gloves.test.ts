@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import type { AppShell} from './pages/app-shell.js';
+import type { AppShell } from './pages/app-shell.js';
 import { TAB_LABELS, type TabLabel } from './pages/app-shell.js';
 import { ChatPage } from './pages/chat-page.js';
 import { JobsPage } from './pages/jobs-page.js';
@@ -28,7 +28,8 @@ let adminEmail: string;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
-  adminEmail = (await createAccount({ serverUrl: server.url, email: uniqueEmail('admin'), displayName: 'Sam Field' })).email;
+  adminEmail = (await createAccount({ serverUrl: server.url, email: uniqueEmail('admin'), displayName: 'Sam Field' }))
+    .email;
   await seedManual({ serverUrl: server.url, serviceKey: SERVICE_KEY });
 });
 
@@ -54,13 +55,21 @@ function measureTargets(page: Page): Promise<Target[]> {
       })
       .map((element) => {
         const box = element.getBoundingClientRect();
-        const name = (element.getAttribute('aria-label') ?? element.textContent ?? element.tagName).trim().slice(0, 60) || element.tagName;
-        return { name, width: Math.round(box.width * 10) / 10, height: Math.round(box.height * 10) / 10, minimum: primary.test(name) ? 48 : 44 };
+        const name =
+          (element.getAttribute('aria-label') ?? element.textContent ?? element.tagName).trim().slice(0, 60) ||
+          element.tagName;
+        return {
+          name,
+          width: Math.round(box.width * 10) / 10,
+          height: Math.round(box.height * 10) / 10,
+          minimum: primary.test(name) ? 48 : 44,
+        };
       });
   });
 }
 
-const tooSmall = (targets: Target[]) => targets.filter((target) => target.width < target.minimum || target.height < target.minimum);
+const tooSmall = (targets: Target[]) =>
+  targets.filter((target) => target.width < target.minimum || target.height < target.minimum);
 
 /** axe-core's AAA contrast rule (7:1, 4.5:1 for large text) on what is on screen now. */
 async function contrastViolations(page: Page): Promise<string[]> {
@@ -70,10 +79,24 @@ async function contrastViolations(page: Page): Promise<string[]> {
   await page.waitForTimeout(300);
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { nodes: { target: string[]; failureSummary: string }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: unknown,
+            options: unknown,
+          ) => Promise<{ violations: { nodes: { target: string[]; failureSummary: string }[] }[] }>;
+        };
+      }
+    ).axe;
     // Toasts are left out: one caught fading in or out is half transparent (they use the palette's popover colours).
-    const result = await axe.run({ exclude: [['[data-sonner-toaster]']] }, { runOnly: { type: 'rule', values: ['color-contrast-enhanced'] }, resultTypes: ['violations'] });
-    return result.violations.flatMap((violation) => violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary.replace(/\s+/g, ' ')}`));
+    const result = await axe.run(
+      { exclude: [['[data-sonner-toaster]']] },
+      { runOnly: { type: 'rule', values: ['color-contrast-enhanced'] }, resultTypes: ['violations'] },
+    );
+    return result.violations.flatMap((violation) =>
+      violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary.replace(/\s+/g, ' ')}`),
+    );
   });
   return violations;
 }
@@ -103,7 +126,12 @@ async function prepare(page: Page, tab: TabLabel) {
   } else if (tab === 'My Jobs') {
     const jobs = new JobsPage(page);
     await jobs.jobs.first().or(jobs.emptyState).waitFor(); // the list has loaded
-    if ((await jobs.jobs.count()) === 0) await jobs.createJob({ title: 'Rooftop unit E4', description: 'Compressor locked out on the roof of block C.', priority: 'High' });
+    if ((await jobs.jobs.count()) === 0)
+      await jobs.createJob({
+        title: 'Rooftop unit E4',
+        description: 'Compressor locked out on the roof of block C.',
+        priority: 'High',
+      });
     if (!(await jobs.form.isVisible())) await jobs.addJob.click();
   } else if (tab === 'Manuals') {
     const library = new LibraryPage(page);
@@ -116,15 +144,23 @@ async function prepare(page: Page, tab: TabLabel) {
 
 describe('sunlight and gloves', () => {
   test('every visible control on every tab and in the menu is at least 44 px (48 for send, attach, menu, status)', async () => {
-    const { page, context, errors, app } = await signInExisting({ browser, viewport: 'phone', serverUrl: server.url, email: adminEmail });
+    const { page, context, errors, app } = await signInExisting({
+      browser,
+      viewport: 'phone',
+      serverUrl: server.url,
+      email: adminEmail,
+    });
     try {
       const failures: string[] = [];
       let measured = 0;
       await everyScreen(page, app, async (screen) => {
         const targets = await measureTargets(page);
         measured += targets.length;
-        failures.push(...tooSmall(targets).map((t) => `${screen}: "${t.name}" is ${t.width}x${t.height}, needs ${t.minimum}`));
-        if (screen !== 'menu') await saveScreenshot(page, `field-${screen.replace(/\s+/g, '-').toLowerCase()}-light-phone`);
+        failures.push(
+          ...tooSmall(targets).map((t) => `${screen}: "${t.name}" is ${t.width}x${t.height}, needs ${t.minimum}`),
+        );
+        if (screen !== 'menu')
+          await saveScreenshot(page, `field-${screen.replace(/\s+/g, '-').toLowerCase()}-light-phone`);
       });
       expect(failures).toEqual([]);
       expect(measured).toBeGreaterThan(60); // it really looked at the screens
@@ -134,35 +170,50 @@ describe('sunlight and gloves', () => {
     }
   });
 
-  test.each(VIEWPORT_NAMES)('text contrast is at least 7:1 on the main screens in the light and the dark theme on %s; the choice is kept', async (viewport) => {
-    const { page, context, errors, app } = await signInExisting({ browser, viewport, serverUrl: server.url, email: adminEmail });
-    try {
-      const failures: string[] = [];
-      await everyScreen(page, app, async (screen) => {
-        failures.push(...(await contrastViolations(page)).map((v) => `light ${screen}: ${v}`));
-        if (screen !== 'menu' && viewport === 'desktop') await saveScreenshot(page, `field-${screen.replace(/\s+/g, '-').toLowerCase()}-light-${viewport}`);
+  test.each(VIEWPORT_NAMES)(
+    'text contrast is at least 7:1 on the main screens in the light and the dark theme on %s; the choice is kept',
+    async (viewport) => {
+      const { page, context, errors, app } = await signInExisting({
+        browser,
+        viewport,
+        serverUrl: server.url,
+        email: adminEmail,
       });
+      try {
+        const failures: string[] = [];
+        await everyScreen(page, app, async (screen) => {
+          failures.push(...(await contrastViolations(page)).map((v) => `light ${screen}: ${v}`));
+          if (screen !== 'menu' && viewport === 'desktop')
+            await saveScreenshot(page, `field-${screen.replace(/\s+/g, '-').toLowerCase()}-light-${viewport}`);
+        });
 
-      await app.openTab('Profile');
-      await page.getByRole('radio', { name: 'Dark' }).click();
-      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
-      await everyScreen(page, app, async (screen) => {
-        failures.push(...(await contrastViolations(page)).map((v) => `dark ${screen}: ${v}`));
-        if (screen !== 'menu') await saveScreenshot(page, `field-${screen.replace(/\s+/g, '-').toLowerCase()}-dark-${viewport}`);
-      });
-      expect(failures).toEqual([]);
+        await app.openTab('Profile');
+        await page.getByRole('radio', { name: 'Dark' }).click();
+        expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+        await everyScreen(page, app, async (screen) => {
+          failures.push(...(await contrastViolations(page)).map((v) => `dark ${screen}: ${v}`));
+          if (screen !== 'menu')
+            await saveScreenshot(page, `field-${screen.replace(/\s+/g, '-').toLowerCase()}-dark-${viewport}`);
+        });
+        expect(failures).toEqual([]);
 
-      await page.reload();
-      await app.waitUntilSignedIn();
-      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
-      expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+        await page.reload();
+        await app.waitUntilSignedIn();
+        expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
   test('System follows the device: dark when the system is dark, light when it turns light', async () => {
-    const { page, context, errors, app } = await signInExisting({ browser, viewport: 'phone', serverUrl: server.url, email: adminEmail });
+    const { page, context, errors, app } = await signInExisting({
+      browser,
+      viewport: 'phone',
+      serverUrl: server.url,
+      email: adminEmail,
+    });
     try {
       await app.openTab('Profile');
       await page.getByRole('radio', { name: 'System' }).click();

@@ -17,7 +17,9 @@ const PACKAGES = {
 const names = process.argv.slice(2);
 const unknown = names.filter((name) => !(name in PACKAGES));
 if (names.length === 0 || unknown.length > 0) {
-  console.error(`usage: node scripts/ensure-test-packages.mjs <${Object.keys(PACKAGES).join('|')}>...${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+  console.error(
+    `usage: node scripts/ensure-test-packages.mjs <${Object.keys(PACKAGES).join('|')}>...${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`,
+  );
   process.exit(2);
 }
 
@@ -33,7 +35,11 @@ function executable(path) {
 /** Where the package's command is: its Debian path, else anywhere on PATH (e.g. Homebrew's caddy). */
 function locate({ command, debianPath }) {
   if (executable(debianPath)) return debianPath;
-  return (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, command)).find(executable);
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, command))
+    .find(executable);
 }
 
 function run(command, args, env = process.env) {
@@ -50,7 +56,9 @@ if (missing.length === 0) process.exit(0);
 
 const needs = missing.map((name) => `${name} (for ${PACKAGES[name].usedBy})`).join(', ');
 if (process.getuid?.() !== 0 || !locate({ command: 'apt-get', debianPath: '/usr/bin/apt-get' })) {
-  console.error(`Missing: ${needs}. Install ${missing.length > 1 ? 'them' : 'it'} as root: apt-get install ${missing.join(' ')}`);
+  console.error(
+    `Missing: ${needs}. Install ${missing.length > 1 ? 'them' : 'it'} as root: apt-get install ${missing.join(' ')}`,
+  );
   process.exit(1);
 }
 
@@ -59,7 +67,9 @@ run('apt-get', ['install', '-y', ...missing], { ...process.env, DEBIAN_FRONTEND:
 
 const still = missing.filter((name) => !locate(PACKAGES[name]));
 if (still.length > 0) {
-  console.error(`apt-get installed ${still.join(' ')} but ${still.map((name) => PACKAGES[name].command).join(', ')} is still not found`);
+  console.error(
+    `apt-get installed ${still.join(' ')} but ${still.map((name) => PACKAGES[name].command).join(', ')} is still not found`,
+  );
   process.exit(1);
 }
 console.log(missing.map((name) => `${name} installed at ${locate(PACKAGES[name])}`).join('\n'));

@@ -20,13 +20,17 @@ export default defineConfig({
       registerType: 'prompt',
       injectRegister: false, // src/offline/service-worker.ts registers it, after the first screen
       // .mjs: the pdf.js viewer's worker, so saved manuals also open in the viewer offline.
-      injectManifest: { globPatterns: ['**/*.{js,mjs,css,html,svg,png,woff2}'], maximumFileSizeToCacheInBytes: 5 * 1024 * 1024 },
+      injectManifest: {
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,woff2}'],
+        maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+      },
       includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
       manifest: {
         id: '/',
         name: 'FieldAssist',
         short_name: 'FieldAssist',
-        description: 'The field technician\'s assistant: fixes from your own manuals, and your jobs on site, also with no network.',
+        description:
+          "The field technician's assistant: fixes from your own manuals, and your jobs on site, also with no network.",
         start_url: '/',
         scope: '/',
         display: 'standalone',

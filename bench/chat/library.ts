@@ -8,34 +8,131 @@
 import type pg from 'pg';
 
 export const EQUIPMENT = [
-  'centrifugal pump', 'rooftop unit', 'air handler', 'chiller', 'cooling tower', 'gas boiler', 'heat pump', 'walk-in freezer',
-  'ice machine', 'air compressor', 'diesel generator', 'water heater', 'exhaust fan', 'combi oven', 'dishwasher', 'espresso machine',
-  'solar inverter', 'UPS system', 'elevator drive', 'fire pump', 'sump pump', 'hydraulic lift', 'condensing unit', 'fan coil unit',
-  'booster set', 'steam boiler', 'reverse osmosis unit', 'blast chiller', 'plate heat exchanger', 'split air conditioner',
+  'centrifugal pump',
+  'rooftop unit',
+  'air handler',
+  'chiller',
+  'cooling tower',
+  'gas boiler',
+  'heat pump',
+  'walk-in freezer',
+  'ice machine',
+  'air compressor',
+  'diesel generator',
+  'water heater',
+  'exhaust fan',
+  'combi oven',
+  'dishwasher',
+  'espresso machine',
+  'solar inverter',
+  'UPS system',
+  'elevator drive',
+  'fire pump',
+  'sump pump',
+  'hydraulic lift',
+  'condensing unit',
+  'fan coil unit',
+  'booster set',
+  'steam boiler',
+  'reverse osmosis unit',
+  'blast chiller',
+  'plate heat exchanger',
+  'split air conditioner',
 ];
 export const COMPONENTS = [
-  'condenser fan motor', 'expansion valve', 'pressure switch', 'float switch', 'mechanical seal', 'impeller', 'motor bearing', 'contactor',
-  'run capacitor', 'thermistor', 'control board', 'ignition electrode', 'flame sensor', 'drain pump', 'solenoid valve', 'inlet filter',
-  'door gasket', 'compressor', 'crankcase heater', 'defrost sensor', 'flow switch', 'pressure relief valve', 'gearbox', 'drive belt',
-  'heating element', 'water inlet valve', 'level probe', 'display board', 'fuse', 'circuit breaker', 'evaporator coil', 'condenser coil',
+  'condenser fan motor',
+  'expansion valve',
+  'pressure switch',
+  'float switch',
+  'mechanical seal',
+  'impeller',
+  'motor bearing',
+  'contactor',
+  'run capacitor',
+  'thermistor',
+  'control board',
+  'ignition electrode',
+  'flame sensor',
+  'drain pump',
+  'solenoid valve',
+  'inlet filter',
+  'door gasket',
+  'compressor',
+  'crankcase heater',
+  'defrost sensor',
+  'flow switch',
+  'pressure relief valve',
+  'gearbox',
+  'drive belt',
+  'heating element',
+  'water inlet valve',
+  'level probe',
+  'display board',
+  'fuse',
+  'circuit breaker',
+  'evaporator coil',
+  'condenser coil',
 ];
 export const SYMPTOMS = [
-  'will not start', 'trips the breaker', 'runs but does not cool', 'makes a grinding noise', 'vibrates excessively', 'leaks water',
-  'shows low pressure', 'overheats', 'short cycles', 'loses prime', 'has no ignition', 'shows a communication fault', 'ices up',
-  'runs continuously', 'smells of burning', 'hums but does not turn',
+  'will not start',
+  'trips the breaker',
+  'runs but does not cool',
+  'makes a grinding noise',
+  'vibrates excessively',
+  'leaks water',
+  'shows low pressure',
+  'overheats',
+  'short cycles',
+  'loses prime',
+  'has no ignition',
+  'shows a communication fault',
+  'ices up',
+  'runs continuously',
+  'smells of burning',
+  'hums but does not turn',
 ];
-const ACTIONS = ['Inspect', 'Replace', 'Clean', 'Tighten', 'Measure', 'Check', 'Reset', 'Calibrate', 'Lubricate', 'Test', 'Isolate', 'Drain'];
+const ACTIONS = [
+  'Inspect',
+  'Replace',
+  'Clean',
+  'Tighten',
+  'Measure',
+  'Check',
+  'Reset',
+  'Calibrate',
+  'Lubricate',
+  'Test',
+  'Isolate',
+  'Drain',
+];
 const FAULTS = [
-  'is open circuit', 'is short circuit', 'is out of range', 'has failed', 'is blocked', 'is worn', 'is stuck closed', 'is stuck open',
-  'has lost communication', 'reads too high', 'reads too low', 'is not calibrated',
+  'is open circuit',
+  'is short circuit',
+  'is out of range',
+  'has failed',
+  'is blocked',
+  'is worn',
+  'is stuck closed',
+  'is stuck open',
+  'has lost communication',
+  'reads too high',
+  'reads too low',
+  'is not calibrated',
 ];
-const QUANTITIES = [['resistance', 'ohm'], ['voltage', 'V'], ['current', 'A'], ['pressure', 'bar'], ['temperature', 'degC'], ['flow', 'l/min']];
+const QUANTITIES = [
+  ['resistance', 'ohm'],
+  ['voltage', 'V'],
+  ['current', 'A'],
+  ['pressure', 'bar'],
+  ['temperature', 'degC'],
+  ['flow', 'l/min'],
+];
 export const CODE_LETTERS = ['E', 'F', 'A', 'H', 'L'];
 
 const lit = (xs: string[]) => `ARRAY[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`;
 
 /** Model name and equipment of manual `m` (0-based), the same in SQL and here. */
-export const modelOf = (m: number) => `${['XR', 'TX', 'KM', 'VB', 'QS', 'HZ'][m % 6]}-${100 + (m * 7) % 900}`;
+export const modelOf = (m: number) => `${['XR', 'TX', 'KM', 'VB', 'QS', 'HZ'][m % 6]}-${100 + ((m * 7) % 900)}`;
 export const equipmentOf = (m: number) => EQUIPMENT[m % EQUIPMENT.length]!;
 
 /**
@@ -77,7 +174,10 @@ export async function insertManuals(pool: pg.Pool, from: number, to: number, chu
 }
 
 /** Seeds `manuals` x `chunksPerManual` chunks over two connections, with the GIN index built once at the end. */
-export async function seedLibrary(pool: pg.Pool, opts: { manuals: number; chunksPerManual: number; log: (message: string) => void }) {
+export async function seedLibrary(
+  pool: pg.Pool,
+  opts: { manuals: number; chunksPerManual: number; log: (message: string) => void },
+) {
   const batch = Math.max(1, Math.floor(20_000 / opts.chunksPerManual));
   // One index build over the finished table is faster than a million index insertions.
   await pool.query('DROP INDEX manual_content_search');
@@ -91,7 +191,8 @@ export async function seedLibrary(pool: pg.Pool, opts: { manuals: number; chunks
       await insertManuals(pool, from, to, opts.chunksPerManual);
       const before = done;
       done += to - from;
-      if (Math.floor((done * 10) / opts.manuals) !== Math.floor((before * 10) / opts.manuals)) opts.log(`  ${done} of ${opts.manuals} manuals`);
+      if (Math.floor((done * 10) / opts.manuals) !== Math.floor((before * 10) / opts.manuals))
+        opts.log(`  ${done} of ${opts.manuals} manuals`);
     }
   };
   await Promise.all([worker(), worker()]);
@@ -115,26 +216,40 @@ export async function seedLibrary(pool: pg.Pool, opts: { manuals: number; chunks
  * to a rambling paragraph.
  */
 export async function sampleQuestions(pool: pg.Pool, count: number): Promise<string[]> {
-  const { rows: [stats] } = await pool.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE relname = 'manual_content'");
+  const {
+    rows: [stats],
+  } = await pool.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE relname = 'manual_content'");
   const percent = Math.min(100, (300 * count) / Math.max(1, stats!.n)); // about 3x what is needed, spread over the table
   const { rows } = await pool.query<{ text: string }>(
-    `SELECT extracted_text AS text FROM manual_content TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (42) ORDER BY md5(id) LIMIT $1`, [count],
+    `SELECT extracted_text AS text FROM manual_content TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (42) ORDER BY md5(id) LIMIT $1`,
+    [count],
   );
   return rows.map(({ text }, i) => {
     const model = /^(\S+)/.exec(text)?.[1] ?? 'XR-100';
-    const equipment = /If the (.+?) (?:will|trips|runs|makes|vibrates|leaks|shows|overheats|short|loses|has|ices|smells|hums)/.exec(text)?.[1] ?? 'unit';
+    const equipment =
+      /If the (.+?) (?:will|trips|runs|makes|vibrates|leaks|shows|overheats|short|loses|has|ices|smells|hums)/.exec(
+        text,
+      )?.[1] ?? 'unit';
     const symptom = SYMPTOMS.find((s) => text.includes(s)) ?? 'will not start';
     const code = /Error code ([A-Z]\d+)/.exec(text)?.[1] ?? 'E10';
     const part = /part number (PN-\d+-[A-Z])/.exec(text)?.[1] ?? 'PN-1000-A';
     const component = /Replacement (.+?):/.exec(text)?.[1] ?? 'control board';
     switch (i % 6) {
-      case 0: return `What does error ${code} mean on the ${equipment}?`;
-      case 1: return `I need part number ${part}`;
-      case 2: return `The ${equipment} ${symptom}, what should I check first?`;
-      case 3: return `${model} ${symptom}`;
-      case 4: return `How do I replace the ${component} on a ${model} ${equipment}? It ${symptom} and shows ${code}.`;
-      default: return `Customer says the ${equipment} ${symptom} since this morning. I already checked the breaker and the supply voltage is fine. `
-        + `The display shows ${code}. What else should I test before I replace the ${component}?`;
+      case 0:
+        return `What does error ${code} mean on the ${equipment}?`;
+      case 1:
+        return `I need part number ${part}`;
+      case 2:
+        return `The ${equipment} ${symptom}, what should I check first?`;
+      case 3:
+        return `${model} ${symptom}`;
+      case 4:
+        return `How do I replace the ${component} on a ${model} ${equipment}? It ${symptom} and shows ${code}.`;
+      default:
+        return (
+          `Customer says the ${equipment} ${symptom} since this morning. I already checked the breaker and the supply voltage is fine. ` +
+          `The display shows ${code}. What else should I test before I replace the ${component}?`
+        );
     }
   });
 }

@@ -6,10 +6,20 @@ import { performance } from 'node:perf_hooks';
  * (`isText` on a `data:` line), and to the end of the stream. The body is read to the end so
  * the server finishes its work (saving the exchange) before the next request.
  */
-export async function timeFirstText(url: string, headers: Record<string, string>, body: unknown, isText: (data: string) => boolean) {
+export async function timeFirstText(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  isText: (data: string) => boolean,
+) {
   const started = performance.now();
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200)
+    throw new Error(`${url}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`);
   let firstText: number | undefined;
   let buffer = '';
   let text = '';

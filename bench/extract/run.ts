@@ -24,7 +24,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createExtractor, defaultExtractLimits } from '../../apps/server/src/data/extract.js';
 import type { LatencySummary, LoadMessage } from './load.js';
-import { type BenchServer, type Cleanups, makeDenseManual, openDatabase, startServer } from './server-under-ingestion.js';
+import {
+  type BenchServer,
+  type Cleanups,
+  makeDenseManual,
+  openDatabase,
+  startServer,
+} from './server-under-ingestion.js';
 import { ensurePoppler, octaveManualPdf, pdfPageCount, timePdftotext } from './tools.js';
 
 const TARGET_SPEED_RATIO = 0.5;
@@ -32,15 +38,21 @@ const TARGET_P99_RATIO = 2;
 
 const { values: args } = parseArgs({
   options: {
-    runs: { type: 'string', default: '3' }, pages: { type: 'string', default: '1000' }, window: { type: 'string', default: '10' },
-    rounds: { type: 'string', default: '3' }, rate: { type: 'string', default: '200' }, connections: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '3' },
+    pages: { type: 'string', default: '1000' },
+    window: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    rate: { type: 'string', default: '200' },
+    connections: { type: 'string', default: '10' },
   },
 });
-const opts = Object.fromEntries(Object.entries(args).map(([name, value]) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
-  return [name, n];
-})) as Record<keyof typeof args, number>;
+const opts = Object.fromEntries(
+  Object.entries(args).map(([name, value]) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
+    return [name, n];
+  }),
+) as Record<keyof typeof args, number>;
 
 const log = (message: string) => console.log(`[bench/extract] ${message}`);
 const cleanups: Cleanups = [];
@@ -61,7 +73,11 @@ async function measureExtraction() {
   const ours = async () => {
     const started = performance.now();
     const document = await extractor.extractDocument({ bytes, fileName: 'octave.pdf', contentType: 'application/pdf' });
-    return { seconds: (performance.now() - started) / 1000, characters: document.pages.reduce((a, p) => a + p.text.length, 0), textPages: document.pages.length };
+    return {
+      seconds: (performance.now() - started) / 1000,
+      characters: document.pages.reduce((a, p) => a + p.text.length, 0),
+      textPages: document.pages.length,
+    };
   };
   log('warm-up: one run of each');
   const warm = await ours();
@@ -71,46 +87,87 @@ async function measureExtraction() {
     const a = (await ours()).seconds;
     const b = (await timePdftotext(pdf.path)).seconds;
     runs.push({ ours: a, pdftotext: b });
-    log(`run ${run}: ours ${a.toFixed(2)} s (${(pages / a).toFixed(0)} pages/s), pdftotext ${b.toFixed(2)} s (${(pages / b).toFixed(0)} pages/s)`);
+    log(
+      `run ${run}: ours ${a.toFixed(2)} s (${(pages / a).toFixed(0)} pages/s), pdftotext ${b.toFixed(2)} s (${(pages / b).toFixed(0)} pages/s)`,
+    );
   }
   const oursPps = pages / median(runs.map((r) => r.ours));
   const popplerPps = pages / median(runs.map((r) => r.pdftotext));
   const pdftotextChars = (await timePdftotext(pdf.path)).characters;
-  return { file: pdf.path, deb: pdf.deb, poppler, pages, bytes: bytes.length, textPages: warm.textPages, ourCharacters: warm.characters, pdftotextChars, runs, oursPps, popplerPps, ratio: oursPps / popplerPps };
+  return {
+    file: pdf.path,
+    deb: pdf.deb,
+    poppler,
+    pages,
+    bytes: bytes.length,
+    textPages: warm.textPages,
+    ourCharacters: warm.characters,
+    pdftotextChars,
+    runs,
+    oursPps,
+    popplerPps,
+    ratio: oursPps / popplerPps,
+  };
 }
 
 // ---------------------------------------------------------------- 2. latency while ingesting
 
 function startLoadGenerator() {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./load.ts', import.meta.url)), [], { execArgv: process.execArgv, stdio: 'inherit' });
-  cleanups.push(async () => void (child.exitCode === null && child.kill()));
-  const ask = <T>(message: LoadMessage, answer: string) => new Promise<T>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`the load generator exited (code ${code})`));
-    child.once('exit', onExit);
-    child.once('message', (reply: { type: string; summary?: T; error?: string }) => {
-      child.off('exit', onExit);
-      if (reply.type === answer) resolve(reply.summary as T);
-      else reject(new Error(`load generator: ${reply.error ?? reply.type}`));
-    });
-    child.send(message);
+  const child: ChildProcess = fork(fileURLToPath(new URL('./load.ts', import.meta.url)), [], {
+    execArgv: process.execArgv,
+    stdio: 'inherit',
   });
-  return { start: (m: Omit<Extract<LoadMessage, { type: 'start' }>, 'type'>) => ask<void>({ type: 'start', ...m }, 'started'), stop: () => ask<LatencySummary>({ type: 'stop' }, 'summary') };
+  cleanups.push(async () => void (child.exitCode === null && child.kill()));
+  const ask = <T>(message: LoadMessage, answer: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`the load generator exited (code ${code})`));
+      child.once('exit', onExit);
+      child.once('message', (reply: { type: string; summary?: T; error?: string }) => {
+        child.off('exit', onExit);
+        if (reply.type === answer) resolve(reply.summary as T);
+        else reject(new Error(`load generator: ${reply.error ?? reply.type}`));
+      });
+      child.send(message);
+    });
+  return {
+    start: (m: Omit<Extract<LoadMessage, { type: 'start' }>, 'type'>) => ask<void>({ type: 'start', ...m }, 'started'),
+    stop: () => ask<LatencySummary>({ type: 'stop' }, 'summary'),
+  };
 }
 
-interface Window extends LatencySummary { kind: 'idle' | 'ingesting'; round: number; loopDelayP99Ms: number; serverCpuPct: number; ingestSeconds?: number; chunks?: number }
+interface Window extends LatencySummary {
+  kind: 'idle' | 'ingesting';
+  round: number;
+  loopDelayP99Ms: number;
+  serverCpuPct: number;
+  ingestSeconds?: number;
+  chunks?: number;
+}
 
 async function measureLatency() {
   const db = await openDatabase(cleanups, log);
   const server: BenchServer = await startServer(cleanups, { databaseUrl: db.url, poolSize: 10, log });
   const made = performance.now();
   const manual = await makeDenseManual(opts.pages);
-  log(`made a ${opts.pages}-page manual (${(manual.length / 2 ** 20).toFixed(1)} MB) in ${((performance.now() - made) / 1000).toFixed(1)} s; database: ${db.kind}`);
+  log(
+    `made a ${opts.pages}-page manual (${(manual.length / 2 ** 20).toFixed(1)} MB) in ${((performance.now() - made) / 1000).toFixed(1)} s; database: ${db.kind}`,
+  );
   const rest = `/api/db/${server.projectId}/rest/v1`;
   const headers = { authorization: `Bearer ${server.serviceKey}` };
   const load = startLoadGenerator();
-  const request = { url: server.url, path: `${rest}/manuals?select=id,title,processing_status&order=created_at.desc&limit=20`, headers, connections: opts.connections, rate: opts.rate };
+  const request = {
+    url: server.url,
+    path: `${rest}/manuals?select=id,title,processing_status&order=created_at.desc&limit=20`,
+    headers,
+    connections: opts.connections,
+    rate: opts.rate,
+  };
 
-  const windowOf = async (kind: Window['kind'], round: number, during: () => Promise<Partial<Window>>): Promise<Window> => {
+  const windowOf = async (
+    kind: Window['kind'],
+    round: number,
+    during: () => Promise<Partial<Window>>,
+  ): Promise<Window> => {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const cpu = process.cpuUsage();
     const started = performance.now();
@@ -120,9 +177,18 @@ async function measureLatency() {
     const summary = await load.stop();
     delay.disable();
     const used = process.cpuUsage(cpu);
-    const w: Window = { kind, round, ...summary, ...extra, loopDelayP99Ms: delay.percentile(99) / 1e6, serverCpuPct: ((used.user + used.system) / 1000 / (performance.now() - started)) * 100 };
-    log(`round ${round} ${kind.padEnd(9)} ${w.requests} requests  p50 ${w.p50.toFixed(2)} ms  p99 ${w.p99.toFixed(2)} ms  max ${w.max.toFixed(1)} ms  ` +
-      `event-loop delay p99 ${w.loopDelayP99Ms.toFixed(1)} ms  server CPU ${w.serverCpuPct.toFixed(0)}%${w.ingestSeconds ? `  ingested in ${w.ingestSeconds.toFixed(1)} s (${w.chunks} chunks)` : ''}  non-2xx ${w.non2xx}  errors ${w.errors}`);
+    const w: Window = {
+      kind,
+      round,
+      ...summary,
+      ...extra,
+      loopDelayP99Ms: delay.percentile(99) / 1e6,
+      serverCpuPct: ((used.user + used.system) / 1000 / (performance.now() - started)) * 100,
+    };
+    log(
+      `round ${round} ${kind.padEnd(9)} ${w.requests} requests  p50 ${w.p50.toFixed(2)} ms  p99 ${w.p99.toFixed(2)} ms  max ${w.max.toFixed(1)} ms  ` +
+        `event-loop delay p99 ${w.loopDelayP99Ms.toFixed(1)} ms  server CPU ${w.serverCpuPct.toFixed(0)}%${w.ingestSeconds ? `  ingested in ${w.ingestSeconds.toFixed(1)} s (${w.chunks} chunks)` : ''}  non-2xx ${w.non2xx}  errors ${w.errors}`,
+    );
     return w;
   };
 
@@ -131,19 +197,31 @@ async function measureLatency() {
     const id = `manual_bench_${round}`;
     const started = performance.now();
     const res = await fetch(`${server.url}${rest}/manuals`, {
-      method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ id, title: `Bench manual ${round}`, file_url: fileUrl, file_name: `bench-${round}.pdf`, file_size: manual.length }),
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id,
+        title: `Bench manual ${round}`,
+        file_url: fileUrl,
+        file_name: `bench-${round}.pdf`,
+        file_size: manual.length,
+      }),
     });
     if (!res.ok) throw new Error(`creating the manual failed: ${res.status} ${await res.text()}`);
     for (;;) {
-      const { rows } = await server.pool.query<{ processing_status: string; processing_error: string | null }>('SELECT processing_status, processing_error FROM manuals WHERE id = $1', [id]);
+      const { rows } = await server.pool.query<{ processing_status: string; processing_error: string | null }>(
+        'SELECT processing_status, processing_error FROM manuals WHERE id = $1',
+        [id],
+      );
       if (rows[0]?.processing_status === 'failed') throw new Error(`ingestion failed: ${rows[0].processing_error}`);
       if (rows[0]?.processing_status === 'ready') break;
       if (performance.now() - started > 300_000) throw new Error('ingestion took longer than 300 s');
       await sleep(50);
     }
     const ingestSeconds = (performance.now() - started) / 1000;
-    const chunks = (await server.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM manual_content WHERE manual_id = $1', [id])).rows[0]!.n;
+    const chunks = (
+      await server.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM manual_content WHERE manual_id = $1', [id])
+    ).rows[0]!.n;
     // Deleted again (chunks and file), so every round starts from the same tables.
     await fetch(`${server.url}${rest}/manuals?id=eq.${id}`, { method: 'DELETE', headers });
     return { ingestSeconds, chunks };
@@ -161,7 +239,16 @@ async function measureLatency() {
   const of = (kind: Window['kind']) => windows.filter((w) => w.kind === kind);
   const idleP99 = median(of('idle').map((w) => w.p99));
   const ingestP99 = median(of('ingesting').map((w) => w.p99));
-  return { postgres: server.postgres, database: db.kind, request: `GET ${request.path} (service key) at ${opts.rate} req/s over ${opts.connections} connections`, windows, idleP99, ingestP99, ratio: ingestP99 / idleP99, pagesPerSecond: opts.pages / median(of('ingesting').map((w) => w.ingestSeconds!)) };
+  return {
+    postgres: server.postgres,
+    database: db.kind,
+    request: `GET ${request.path} (service key) at ${opts.rate} req/s over ${opts.connections} connections`,
+    windows,
+    idleP99,
+    ingestP99,
+    ratio: ingestP99 / idleP99,
+    pagesPerSecond: opts.pages / median(of('ingesting').map((w) => w.ingestSeconds!)),
+  };
 }
 
 // ---------------------------------------------------------------- main
@@ -173,18 +260,40 @@ async function main() {
   const latency = await measureLatency();
   const valid = latency.windows.every((w) => w.non2xx === 0 && w.errors === 0);
   console.log('');
-  console.log(`extraction, ${extraction.pages} pages: ours ${extraction.oursPps.toFixed(0)} pages/s, pdftotext ${extraction.popplerPps.toFixed(0)} pages/s; ` +
-    `ratio ${extraction.ratio.toFixed(2)}; target >= ${TARGET_SPEED_RATIO}: ${extraction.ratio >= TARGET_SPEED_RATIO ? 'met' : 'NOT MET'}`);
-  console.log(`API p99 (median of ${opts.rounds} rounds): idle ${latency.idleP99.toFixed(2)} ms, while ingesting ${opts.pages} pages ${latency.ingestP99.toFixed(2)} ms; ` +
-    `ratio ${latency.ratio.toFixed(2)}; target <= ${TARGET_P99_RATIO}: ${latency.ratio <= TARGET_P99_RATIO ? 'met' : 'NOT MET'} (ingestion ${latency.pagesPerSecond.toFixed(0)} pages/s)`);
+  console.log(
+    `extraction, ${extraction.pages} pages: ours ${extraction.oursPps.toFixed(0)} pages/s, pdftotext ${extraction.popplerPps.toFixed(0)} pages/s; ` +
+      `ratio ${extraction.ratio.toFixed(2)}; target >= ${TARGET_SPEED_RATIO}: ${extraction.ratio >= TARGET_SPEED_RATIO ? 'met' : 'NOT MET'}`,
+  );
+  console.log(
+    `API p99 (median of ${opts.rounds} rounds): idle ${latency.idleP99.toFixed(2)} ms, while ingesting ${opts.pages} pages ${latency.ingestP99.toFixed(2)} ms; ` +
+      `ratio ${latency.ratio.toFixed(2)}; target <= ${TARGET_P99_RATIO}: ${latency.ratio <= TARGET_P99_RATIO ? 'met' : 'NOT MET'} (ingestion ${latency.pagesPerSecond.toFixed(0)} pages/s)`,
+  );
   if (!valid) console.log('INVALID RUN: non-2xx answers or errors during the measurement');
-  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, postgres: latency.postgres, loadAverage: { before: loadBefore, after: loadavg()[0]! } };
-  const result = { benchmark: 'extract', date: startedAt.toISOString(), command: `npx tsx bench/extract/run.ts ${process.argv.slice(2).join(' ')}`.trim(), machine, settings: opts, extraction, latency, valid };
+  const machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    postgres: latency.postgres,
+    loadAverage: { before: loadBefore, after: loadavg()[0]! },
+  };
+  const result = {
+    benchmark: 'extract',
+    date: startedAt.toISOString(),
+    command: `npx tsx bench/extract/run.ts ${process.argv.slice(2).join(' ')}`.trim(),
+    machine,
+    settings: opts,
+    extraction,
+    latency,
+    valid,
+  };
   const resultsDir = fileURLToPath(new URL('../results/', import.meta.url));
   await mkdir(resultsDir, { recursive: true });
   const file = join(resultsDir, `extract-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
-  log(`machine: ${machine.cpus} x ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres}; load average ${machine.loadAverage.before.toFixed(2)} before, ${machine.loadAverage.after.toFixed(2)} after`);
+  log(
+    `machine: ${machine.cpus} x ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres}; load average ${machine.loadAverage.before.toFixed(2)} before, ${machine.loadAverage.after.toFixed(2)} after`,
+  );
   log(`results written to ${file}`);
   if (!valid || extraction.ratio < TARGET_SPEED_RATIO || latency.ratio > TARGET_P99_RATIO) process.exitCode = 1;
 }
@@ -192,7 +301,8 @@ async function main() {
 process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
 
 async function cleanup() {
-  for (const step of cleanups.splice(0).reverse()) await step().catch((error: unknown) => console.error('[bench/extract] cleanup failed:', error));
+  for (const step of cleanups.splice(0).reverse())
+    await step().catch((error: unknown) => console.error('[bench/extract] cleanup failed:', error));
 }
 
 try {

@@ -35,10 +35,37 @@ function mulberry32(seed: number) {
  */
 export async function makeDenseManual(pages: number): Promise<Buffer> {
   const random = mulberry32(7);
-  const words = ['inspect', 'replace', 'valve', 'pump', 'filter', 'pressure', 'sensor', 'wiring', 'compressor', 'thermostat', 'calibrate',
-    'torque', 'bolt', 'seal', 'gasket', 'bearing', 'motor', 'fan', 'coil', 'drain', 'relay', 'fuse', 'voltage', 'E42', 'PN-4471-B'];
+  const words = [
+    'inspect',
+    'replace',
+    'valve',
+    'pump',
+    'filter',
+    'pressure',
+    'sensor',
+    'wiring',
+    'compressor',
+    'thermostat',
+    'calibrate',
+    'torque',
+    'bolt',
+    'seal',
+    'gasket',
+    'bearing',
+    'motor',
+    'fan',
+    'coil',
+    'drain',
+    'relay',
+    'fuse',
+    'voltage',
+    'E42',
+    'PN-4471-B',
+  ];
   const line = () => Array.from({ length: 9 }, () => words[Math.floor(random() * words.length)]).join(' ') + '.';
-  return makePdf(Array.from({ length: pages }, (_, i) => [...manualPageLines(i + 1), ...Array.from({ length: 36 }, line)]));
+  return makePdf(
+    Array.from({ length: pages }, (_, i) => [...manualPageLines(i + 1), ...Array.from({ length: 36 }, line)]),
+  );
 }
 
 export interface BenchServer {
@@ -53,18 +80,30 @@ export interface BenchServer {
 }
 
 /** The server as main.ts builds it (logger 'silent'), listening on 127.0.0.1 with its ingestion worker running. */
-export async function startServer(cleanups: Cleanups, opts: { databaseUrl: string; poolSize: number; log: (message: string) => void }): Promise<BenchServer> {
+export async function startServer(
+  cleanups: Cleanups,
+  opts: { databaseUrl: string; poolSize: number; log: (message: string) => void },
+): Promise<BenchServer> {
   const pool = createPool(opts.databaseUrl, opts.poolSize);
   cleanups.push(() => pool.end());
   await migrate(pool);
   const dataDir = await mkdtemp(join(tmpdir(), 'fieldassist-bench-data-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const config = loadConfig({
-    NODE_ENV: 'production', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: opts.databaseUrl,
-    DB_POOL_MAX: String(opts.poolSize), DATA_DIR: dataDir, WEB_DIST: '/nonexistent',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: opts.databaseUrl,
+    DB_POOL_MAX: String(opts.poolSize),
+    DATA_DIR: dataDir,
+    WEB_DIST: '/nonexistent',
   });
   const serviceKey = `blnk_sk_bench_${randomBytes(24).toString('hex')}`;
-  const app = await buildApp({ config: { ...config, serviceKey, authSecret: randomBytes(48).toString('base64url') }, pool });
+  const app = await buildApp({
+    config: { ...config, serviceKey, authSecret: randomBytes(48).toString('base64url') },
+    pool,
+  });
   cleanups.push(() => app.close());
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -72,7 +111,11 @@ export async function startServer(cleanups: Cleanups, opts: { databaseUrl: strin
   const files = createFileStore({ dataDir, publicUrl: config.publicUrl, pool, log: opts.log });
   const postgres = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
   return {
-    app, pool, serviceKey, projectId: config.projectId, postgres,
+    app,
+    pool,
+    serviceKey,
+    projectId: config.projectId,
+    postgres,
     url: `http://127.0.0.1:${address.port}`,
     saveFile: (path, bytes) => files.saveServerFile({ path, bytes, contentType: 'application/pdf' }),
   };

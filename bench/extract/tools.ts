@@ -13,7 +13,10 @@ const run = promisify(execFile);
 export const CACHE_DIR = join(tmpdir(), 'fieldassist-bench-extract');
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Runs an apt-get command, and once more after `apt-get update` if it fails (stale or empty lists). */
@@ -55,7 +58,8 @@ export async function octaveManualPdf(log: (message: string) => void): Promise<{
 
 /** Makes sure pdftotext and pdfinfo are there (poppler-utils); returns pdftotext's version line. */
 export async function ensurePoppler(log: (message: string) => void): Promise<string> {
-  const version = () => run('pdftotext', ['-v']).then(({ stdout, stderr }) => `${stdout}${stderr}`.split('\n')[0]!.trim());
+  const version = () =>
+    run('pdftotext', ['-v']).then(({ stdout, stderr }) => `${stdout}${stderr}`.split('\n')[0]!.trim());
   try {
     return await version();
   } catch {

@@ -35,8 +35,20 @@ async function signedInUrl(serverUrl: string): Promise<string> {
 async function startChromium(): Promise<{ port: number; stop(): Promise<void> }> {
   const port = await findFreePort();
   const profile = await mkdtemp(join(tmpdir(), 'fa-lighthouse-'));
-  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-  const child = spawn(CHROMIUM_PATH, [...args, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore' });
+  const args = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ];
+  const child = spawn(
+    CHROMIUM_PATH,
+    [...args, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
+    { stdio: 'ignore' },
+  );
   const deadline = Date.now() + 20_000;
   for (;;) {
     try {
@@ -69,8 +81,15 @@ async function installability(url: string, port: number) {
     const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
     const cdp = await context.newCDPSession(page);
     const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[] };
-    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
-    return { manifestUrl: manifest.url, manifestErrors: manifest.errors.length, installabilityErrors: installabilityErrors.map((e) => e.errorId), serviceWorkerScope: scope };
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: { errorId: string }[];
+    };
+    return {
+      manifestUrl: manifest.url,
+      manifestErrors: manifest.errors.length,
+      installabilityErrors: installabilityErrors.map((e) => e.errorId),
+      serviceWorkerScope: scope,
+    };
   } finally {
     await browser.close();
   }
@@ -82,21 +101,41 @@ let failed = false;
 try {
   const pages = { landing: `${server.url}/`, 'signed-in chat': await signedInUrl(server.url) };
   for (const [name, url] of Object.entries(pages)) {
-    const result = await lighthouse(url, { port: chromium.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
+    const result = await lighthouse(url, {
+      port: chromium.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: CATEGORIES,
+    });
     const lhr = result!.lhr;
     const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]));
-    console.log(`${name.padEnd(16)} ${CATEGORIES.map((id) => `${id} ${scores[id]}`).join('  ')}  (form factor: ${lhr.configSettings.formFactor})`);
+    console.log(
+      `${name.padEnd(16)} ${CATEGORIES.map((id) => `${id} ${scores[id]}`).join('  ')}  (form factor: ${lhr.configSettings.formFactor})`,
+    );
     for (const id of ['accessibility', 'best-practices']) {
       if (scores[id]! < TARGET) {
         failed = true;
-        const failing = Object.values(lhr.audits).filter((audit) => audit.score !== null && audit.score < 1 && lhr.categories[id]!.auditRefs.some((ref) => ref.id === audit.id && ref.weight > 0));
+        const failing = Object.values(lhr.audits).filter(
+          (audit) =>
+            audit.score !== null &&
+            audit.score < 1 &&
+            lhr.categories[id]!.auditRefs.some((ref) => ref.id === audit.id && ref.weight > 0),
+        );
         console.log(`  ${id} under ${TARGET}: ${failing.map((audit) => audit.id).join(', ')}`);
       }
     }
   }
   const install = await installability(`${server.url}/`, chromium.port);
-  console.log(`manifest ${install.manifestUrl} (${install.manifestErrors} errors), installability errors: ${install.installabilityErrors.join(', ') || 'none'}, service worker scope ${install.serviceWorkerScope}`);
-  if (!install.manifestUrl || install.manifestErrors > 0 || install.installabilityErrors.length > 0 || !install.serviceWorkerScope) failed = true;
+  console.log(
+    `manifest ${install.manifestUrl} (${install.manifestErrors} errors), installability errors: ${install.installabilityErrors.join(', ') || 'none'}, service worker scope ${install.serviceWorkerScope}`,
+  );
+  if (
+    !install.manifestUrl ||
+    install.manifestErrors > 0 ||
+    install.installabilityErrors.length > 0 ||
+    !install.serviceWorkerScope
+  )
+    failed = true;
 } finally {
   await chromium.stop();
   await server.stop();

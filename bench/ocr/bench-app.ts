@@ -32,8 +32,23 @@ export async function startBenchApp() {
     await migrate(pool);
     const dataDir = await mkdtemp(join(tmpdir(), 'fieldassist-bench-ocr-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: url.toString(), DATA_DIR: dataDir, WEB_DIST: '/nonexistent' });
-    const app = await buildApp({ config: { ...config, serviceKey: `blnk_sk_bench_${randomBytes(24).toString('hex')}`, authSecret: randomBytes(48).toString('base64url') }, pool });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: url.toString(),
+      DATA_DIR: dataDir,
+      WEB_DIST: '/nonexistent',
+    });
+    const app = await buildApp({
+      config: {
+        ...config,
+        serviceKey: `blnk_sk_bench_${randomBytes(24).toString('hex')}`,
+        authSecret: randomBytes(48).toString('base64url'),
+      },
+      pool,
+    });
     cleanups.push(() => app.close());
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
@@ -42,8 +57,18 @@ export async function startBenchApp() {
     /** A signed-up user's headers; the first one is the admin, later ones get `role`. */
     const signUp = async (role?: 'technician') => {
       const email = `bench-${randomBytes(6).toString('hex')}@example.com`;
-      if (role) await pool.query('INSERT INTO user_roles (id, user_id, role, assigned_by) VALUES ($1, $2, $3, $4)', [`role_${randomBytes(6).toString('hex')}`, email, role, 'bench']);
-      const response = await fetch(`${base}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench-password-0123', projectId: config.projectId }) });
+      if (role)
+        await pool.query('INSERT INTO user_roles (id, user_id, role, assigned_by) VALUES ($1, $2, $3, $4)', [
+          `role_${randomBytes(6).toString('hex')}`,
+          email,
+          role,
+          'bench',
+        ]);
+      const response = await fetch(`${base}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'bench-password-0123', projectId: config.projectId }),
+      });
       if (response.status !== 200) throw new Error(`sign-up answered ${response.status}: ${await response.text()}`);
       return { authorization: `Bearer ${((await response.json()) as { access_token: string }).access_token}` };
     };
@@ -53,7 +78,11 @@ export async function startBenchApp() {
       const form = new FormData();
       form.append('path', path);
       form.append('file', new Blob([new Uint8Array(bytes)], { type }), path.split('/').pop());
-      const response = await fetch(`${base}/api/storage/${config.projectId}/upload`, { method: 'POST', headers, body: form });
+      const response = await fetch(`${base}/api/storage/${config.projectId}/upload`, {
+        method: 'POST',
+        headers,
+        body: form,
+      });
       if (response.status !== 200) throw new Error(`upload answered ${response.status}: ${await response.text()}`);
       return ((await response.json()) as { publicUrl: string }).publicUrl;
     };

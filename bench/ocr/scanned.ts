@@ -18,9 +18,13 @@ import { startBenchApp } from './bench-app.js';
 const { values: args } = parseArgs({ options: { pages: { type: 'string', default: '300' } } });
 const pageCount = Number(args.pages);
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 
-const pages = Array.from({ length: pageCount }, (_, i) => [`Page ${i + 1}`, ...SERVICE_MANUAL.pages[i % SERVICE_MANUAL.pages.length]!]);
+const pages = Array.from({ length: pageCount }, (_, i) => [
+  `Page ${i + 1}`,
+  ...SERVICE_MANUAL.pages[i % SERVICE_MANUAL.pages.length]!,
+]);
 const pdf = await makeScannedPdf(pages);
 console.log(`scanned PDF: ${pageCount} pages, ${mb(pdf.length)}`);
 
@@ -35,7 +39,12 @@ try {
   const probe = setInterval(() => {
     rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
     const started = performance.now();
-    void Promise.all([fetch(`${bench.base}/healthz`), fetch(`${bench.base}/api/db/${bench.projectId}/rest/v1/manuals?select=id,processing_status`, { headers: technician })]).then(
+    void Promise.all([
+      fetch(`${bench.base}/healthz`),
+      fetch(`${bench.base}/api/db/${bench.projectId}/rest/v1/manuals?select=id,processing_status`, {
+        headers: technician,
+      }),
+    ]).then(
       (responses) => (responses.every((r) => r.ok) ? latencies.push(performance.now() - started) : refused++),
       () => refused++,
     );
@@ -44,23 +53,49 @@ try {
   const saved = await fetch(`${bench.base}/api/db/${bench.projectId}/rest/v1/manuals`, {
     method: 'POST',
     headers: { ...technician, 'content-type': 'application/json', prefer: 'return=representation' },
-    body: JSON.stringify({ id: 'manual_scan', title: 'Scanned service manual', file_url: fileUrl, file_name: 'scan.pdf', file_size: pdf.length, document_type: 'manual' }),
+    body: JSON.stringify({
+      id: 'manual_scan',
+      title: 'Scanned service manual',
+      file_url: fileUrl,
+      file_name: 'scan.pdf',
+      file_size: pdf.length,
+      document_type: 'manual',
+    }),
   });
   if (!saved.ok) throw new Error(`saving the manual answered ${saved.status}: ${await saved.text()}`);
-  let row: { processing_status: string; processing_error: string | null; page_count: number | null; ocr_pages: number[] } | undefined;
+  let row:
+    | { processing_status: string; processing_error: string | null; page_count: number | null; ocr_pages: number[] }
+    | undefined;
   for (;;) {
-    row = (await bench.pool.query('SELECT processing_status, processing_error, page_count, ocr_pages FROM manuals WHERE id = $1', ['manual_scan'])).rows[0];
+    row = (
+      await bench.pool.query(
+        'SELECT processing_status, processing_error, page_count, ocr_pages FROM manuals WHERE id = $1',
+        ['manual_scan'],
+      )
+    ).rows[0];
     if (row?.processing_status === 'ready' || row?.processing_status === 'failed') break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(probe);
-  const history = (await (await fetch(`${bench.base}/api/realtime/${bench.projectId}/messages?channel=manuals&limit=1000`, { headers: technician })).json()) as { messages: { type: string }[] };
-  const { rows: [chunks] } = await bench.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM manual_content WHERE manual_id = 'manual_scan'");
-  console.log(`ingestion: ${row!.processing_status}${row!.processing_error ? ` (${row!.processing_error})` : ''}, ${row!.page_count} pages, ${row!.ocr_pages.length} read by OCR, ${chunks!.n} chunks`);
+  const history = (await (
+    await fetch(`${bench.base}/api/realtime/${bench.projectId}/messages?channel=manuals&limit=1000`, {
+      headers: technician,
+    })
+  ).json()) as { messages: { type: string }[] };
+  const {
+    rows: [chunks],
+  } = await bench.pool.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM manual_content WHERE manual_id = 'manual_scan'",
+  );
+  console.log(
+    `ingestion: ${row!.processing_status}${row!.processing_error ? ` (${row!.processing_error})` : ''}, ${row!.page_count} pages, ${row!.ocr_pages.length} read by OCR, ${chunks!.n} chunks`,
+  );
   console.log(`time: ${seconds.toFixed(0)} s, ${(seconds / pageCount).toFixed(2)} s per scanned page`);
   console.log(`progress events: ${history.messages.filter((m) => m.type === 'manual.progress').length}`);
-  console.log(`API while ingesting (healthz + REST list, every 250 ms): ${latencies.length} answered, ${refused} failed; p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${Math.round(percentile(latencies, 99))} ms, max ${Math.round(Math.max(...latencies))} ms`);
+  console.log(
+    `API while ingesting (healthz + REST list, every 250 ms): ${latencies.length} answered, ${refused} failed; p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${Math.round(percentile(latencies, 99))} ms, max ${Math.round(Math.max(...latencies))} ms`,
+  );
   console.log(`resident memory: ${mb(rssBefore)} before, ${mb(rssPeak)} at the peak (+${mb(rssPeak - rssBefore)})`);
 } finally {
   await bench.close();

@@ -25,7 +25,10 @@ server.on('connection', (socket) => {
     } else if (type === 'publish') {
       const n = (seq.get(channel) ?? 0) + 1;
       seq.set(channel, n);
-      const message = JSON.stringify({ type: 'message', payload: { id: `${Date.now()}-${n}`, channel, type: payload.type, data: payload.data, timestamp: Date.now() } });
+      const message = JSON.stringify({
+        type: 'message',
+        payload: { id: `${Date.now()}-${n}`, channel, type: payload.type, data: payload.data, timestamp: Date.now() },
+      });
       send('published', { channel, messageId: `${Date.now()}-${n}` });
       for (const peer of rooms.get(channel) ?? []) peer.send(message);
     } else if (type === 'ping') send('pong', {});

@@ -7,9 +7,16 @@ import { WebSocket } from 'ws';
 
 const [url, tokensJson, clients, channels, rate, duration] = process.argv.slice(2);
 const tokens = JSON.parse(tokensJson!) as string[];
-const N = Number(clients), C = Number(channels), R = Number(rate), D = Number(duration);
+const N = Number(clients),
+  C = Number(channels),
+  R = Number(rate),
+  D = Number(duration);
 
-interface Client { socket: WebSocket; channel: string; seen: Map<number, Set<number>> }
+interface Client {
+  socket: WebSocket;
+  channel: string;
+  seen: Map<number, Set<number>>;
+}
 const latencies: number[] = [];
 let duplicates = 0;
 let acked = 0;
@@ -20,11 +27,14 @@ function open(i: number): Promise<Client> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url!, { perMessageDeflate: false });
     const client: Client = { socket, channel: `bench-${i % C}`, seen: new Map() };
-    socket.on('open', () => socket.send(JSON.stringify({ type: 'auth', payload: { token: tokens[i % tokens.length] } })));
+    socket.on('open', () =>
+      socket.send(JSON.stringify({ type: 'auth', payload: { token: tokens[i % tokens.length] } })),
+    );
     socket.on('error', reject);
     socket.on('message', (raw) => {
       const { type, payload } = JSON.parse(raw.toString()) as { type: string; payload: Record<string, unknown> };
-      if (type === 'authenticated') socket.send(JSON.stringify({ type: 'subscribe', payload: { channel: client.channel } }));
+      if (type === 'authenticated')
+        socket.send(JSON.stringify({ type: 'subscribe', payload: { channel: client.channel } }));
       else if (type === 'subscribed') resolve(client);
       else if (type === 'published') acked++;
       else if (type === 'error') errors++;
@@ -41,7 +51,8 @@ function open(i: number): Promise<Client> {
 }
 
 const all: Client[] = [];
-for (let i = 0; i < N; i += 50) all.push(...(await Promise.all(Array.from({ length: Math.min(50, N - i) }, (_, k) => open(i + k)))));
+for (let i = 0; i < N; i += 50)
+  all.push(...(await Promise.all(Array.from({ length: Math.min(50, N - i) }, (_, k) => open(i + k)))));
 
 const started = Date.now();
 let sent = 0;
@@ -54,7 +65,12 @@ await new Promise<void>((done) => {
     tick++;
     all.forEach((client, i) => {
       if ((tick + i) % period !== 0) return;
-      client.socket.send(JSON.stringify({ type: 'publish', payload: { channel: client.channel, type: 'load', data: { from: i, n: tick, sentAt: Date.now() } } }));
+      client.socket.send(
+        JSON.stringify({
+          type: 'publish',
+          payload: { channel: client.channel, type: 'load', data: { from: i, n: tick, sentAt: Date.now() } },
+        }),
+      );
       publishedPerChannel.set(client.channel, (publishedPerChannel.get(client.channel) ?? 0) + 1);
       sent++;
     });
@@ -69,10 +85,27 @@ await new Promise((r) => setTimeout(r, 3000)); // let the last messages arrive
 
 const members = new Map<string, number>();
 for (const c of all) members.set(c.channel, (members.get(c.channel) ?? 0) + 1);
-const expected = [...publishedPerChannel].reduce((sum, [channel, count]) => sum + count * (members.get(channel) ?? 0), 0);
+const expected = [...publishedPerChannel].reduce(
+  (sum, [channel, count]) => sum + count * (members.get(channel) ?? 0),
+  0,
+);
 const received = all.reduce((sum, c) => sum + [...c.seen.values()].reduce((s, set) => s + set.size, 0), 0);
 latencies.sort((a, b) => a - b);
 const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
 all.forEach((c) => c.socket.close());
-console.log(JSON.stringify({ sent, acked, errors, expected, received, lost: expected - received, duplicates, p50: pct(50), p99: pct(99), max: latencies.at(-1) ?? NaN, seconds }));
+console.log(
+  JSON.stringify({
+    sent,
+    acked,
+    errors,
+    expected,
+    received,
+    lost: expected - received,
+    duplicates,
+    p50: pct(50),
+    p99: pct(99),
+    max: latencies.at(-1) ?? NaN,
+    seconds,
+  }),
+);
 process.exit(0);

@@ -21,13 +21,22 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '60' },
   },
 });
-const opts = { clients: Number(args.clients), channels: Number(args.channels), rate: Number(args.rate), duration: Number(args.duration) };
+const opts = {
+  clients: Number(args.clients),
+  channels: Number(args.channels),
+  rate: Number(args.rate),
+  duration: Number(args.duration),
+};
 const root = new URL('../../', import.meta.url).pathname;
 const log = (message: string) => console.log(`[bench/realtime] ${message}`);
 const cleanups: (() => Promise<unknown>)[] = [];
 
 function start(command: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...command], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...command], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   cleanups.push(async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
@@ -65,8 +74,23 @@ interface LoadResult {
 /** Runs the load against `url` while sampling the server's memory; returns the load's results. */
 async function measure(url: string, tokens: string[], serverPid: number) {
   const memory: number[] = [await rssMb(serverPid)];
-  const sampler = setInterval(() => void rssMb(serverPid).then((mb) => memory.push(mb), () => undefined), 1000);
-  const load = start(['bench/realtime/load.ts', url, JSON.stringify(tokens), ...[opts.clients, opts.channels, opts.rate, opts.duration].map(String)], {});
+  const sampler = setInterval(
+    () =>
+      void rssMb(serverPid).then(
+        (mb) => memory.push(mb),
+        () => undefined,
+      ),
+    1000,
+  );
+  const load = start(
+    [
+      'bench/realtime/load.ts',
+      url,
+      JSON.stringify(tokens),
+      ...[opts.clients, opts.channels, opts.rate, opts.duration].map(String),
+    ],
+    {},
+  );
   let output = '';
   load.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await new Promise((r) => load.once('exit', r));
@@ -82,7 +106,16 @@ async function benchApp() {
   // A project of its own per run: with REDIS_URL, its rate limits and channels start empty
   // (the sign-up limit would otherwise refuse the users of the third run within ten minutes).
   const projectId = `bench-${Date.now()}`;
-  const env: Record<string, string> = { PROJECT_ID: projectId, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SIGNUP_MODE: 'open', LOG_LEVEL: 'warn', NODE_ENV: 'production', SMTP_URL: '' };
+  const env: Record<string, string> = {
+    PROJECT_ID: projectId,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SIGNUP_MODE: 'open',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    SMTP_URL: '',
+  };
   const database = await createBenchDatabase(cleanups); // else the server starts its embedded one
   if (database) env.DATABASE_URL = database.url;
   const server = start(['apps/server/src/main.ts'], env);
@@ -105,24 +138,42 @@ async function benchApp() {
 
 async function benchBaseline() {
   const server = start(['bench/realtime/baseline-server.ts', '0'], {});
-  const port = await new Promise<number>((resolve) => server.stdout!.once('data', (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { listening: number }).listening)));
+  const port = await new Promise<number>((resolve) =>
+    server.stdout!.once('data', (chunk: Buffer) =>
+      resolve((JSON.parse(chunk.toString()) as { listening: number }).listening),
+    ),
+  );
   const result = await measure(`ws://127.0.0.1:${port}/`, ['baseline'], server.pid!);
   server.kill('SIGTERM');
   return result;
 }
 
 try {
-  log(`${opts.clients} clients in ${opts.channels} channels, ${opts.rate} messages/s each, ${opts.duration} s per target`);
+  log(
+    `${opts.clients} clients in ${opts.channels} channels, ${opts.rate} messages/s each, ${opts.duration} s per target`,
+  );
   const app = await benchApp();
   log(`app: ${JSON.stringify(app)}`);
   const baseline = await benchBaseline();
   log(`baseline: ${JSON.stringify(baseline)}`);
   const row = (name: string, r: LoadResult & { rssStartMb: number; rssEndMb: number; rssPeakMb: number }) =>
     `| ${name} | ${r.sent} | ${r.expected} | ${r.lost} | ${r.duplicates} | ${r.p50} | ${r.p99} | ${r.rssStartMb} | ${r.rssEndMb} | ${r.rssPeakMb} |`;
-  console.log(['| target | published | deliveries expected | lost | duplicated | p50 ms | p99 ms | RSS start MB | RSS end MB | RSS peak MB |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |', row('app', app), row('baseline', baseline)].join('\n'));
-  console.log(`ratio app/baseline: p99 ${(app.p99 / baseline.p99).toFixed(2)}, published ${(app.sent / baseline.sent).toFixed(2)}`);
+  console.log(
+    [
+      '| target | published | deliveries expected | lost | duplicated | p50 ms | p99 ms | RSS start MB | RSS end MB | RSS peak MB |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      row('app', app),
+      row('baseline', baseline),
+    ].join('\n'),
+  );
+  console.log(
+    `ratio app/baseline: p99 ${(app.p99 / baseline.p99).toFixed(2)}, published ${(app.sent / baseline.sent).toFixed(2)}`,
+  );
   await mkdir(join(root, 'bench/results'), { recursive: true });
-  await writeFile(join(root, `bench/results/realtime-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ opts, app, baseline }, null, 2));
+  await writeFile(
+    join(root, `bench/results/realtime-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+    JSON.stringify({ opts, app, baseline }, null, 2),
+  );
   process.exitCode = app.lost === 0 && app.duplicates === 0 ? 0 : 1;
 } finally {
   for (const step of cleanups.splice(0).reverse()) await step().catch((error: unknown) => console.error(error));

@@ -107,8 +107,32 @@ async function seed(pool: pg.Pool, users: string[]): Promise<number> {
   const random = mulberry32(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const hex = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
-  const words = ['inspect', 'replace', 'boiler', 'pump', 'valve', 'filter', 'annual', 'service', 'north', 'site', 'unit', 'check',
-    'pressure', 'leak', 'sensor', 'panel', 'wiring', 'roof', 'compressor', 'thermostat', 'calibrate', 'report', 'customer', 'urgent'];
+  const words = [
+    'inspect',
+    'replace',
+    'boiler',
+    'pump',
+    'valve',
+    'filter',
+    'annual',
+    'service',
+    'north',
+    'site',
+    'unit',
+    'check',
+    'pressure',
+    'leak',
+    'sensor',
+    'panel',
+    'wiring',
+    'roof',
+    'compressor',
+    'thermostat',
+    'calibrate',
+    'report',
+    'customer',
+    'urgent',
+  ];
   const sentence = (n: number) => Array.from({ length: n }, () => pick(words)).join(' ');
   const statuses = ['pending', 'in-progress', 'completed'] as const;
   const priorities = ['low', 'medium', 'high'] as const;
@@ -118,7 +142,16 @@ async function seed(pool: pg.Pool, users: string[]): Promise<number> {
   for (const user of users) {
     for (let j = 0; j < opts.jobsPerUser; j++) {
       const created = now - j * 3_600_000 - Math.floor(random() * 1_000_000);
-      rows.push([hex(32), user, sentence(4), sentence(18), pick(statuses), pick(priorities), created, created + Math.floor(random() * 100_000)]);
+      rows.push([
+        hex(32),
+        user,
+        sentence(4),
+        sentence(18),
+        pick(statuses),
+        pick(priorities),
+        created,
+        created + Math.floor(random() * 100_000),
+      ]);
     }
   }
   // Shuffled, so a user's rows are spread over the table as real inserts would leave them.
@@ -185,22 +218,36 @@ async function fetchText(url: string, serviceKey: string): Promise<{ status: num
   return { status: response.status, text: await response.text() };
 }
 
-async function verify(opts: { pool: pg.Pool; appUrl: string; baselineUrl: string; path: (user: string) => string; serviceKey: string; users: string[] }) {
+async function verify(opts: {
+  pool: pg.Pool;
+  appUrl: string;
+  baselineUrl: string;
+  path: (user: string) => string;
+  serviceKey: string;
+  users: string[];
+}) {
   const samples = [opts.users[0]!, opts.users[Math.floor(opts.users.length / 2)]!, opts.users.at(-1)!];
   for (const user of samples) {
-    const { result: app, queries: all } = await capturingQueries(opts.pool, () => fetchText(opts.appUrl + opts.path(user), opts.serviceKey));
+    const { result: app, queries: all } = await capturingQueries(opts.pool, () =>
+      fetchText(opts.appUrl + opts.path(user), opts.serviceKey),
+    );
     // The ingestion worker polls on the same pool in the background (plain-text queries); the
     // REST compiler sends query objects.
     const queries = all.filter((query) => typeof query === 'object');
     const baseline = await fetchText(opts.baselineUrl + opts.path(user), opts.serviceKey);
     if (app.status !== 200 || baseline.status !== 200) {
-      throw new Error(`verification: status app ${app.status}, baseline ${baseline.status} for ${user}: ${app.text.slice(0, 200)}`);
+      throw new Error(
+        `verification: status app ${app.status}, baseline ${baseline.status} for ${user}: ${app.text.slice(0, 200)}`,
+      );
     }
     const expected = { text: BASELINE_SQL, values: [user, PAGE, 0] };
     if (queries.length !== 1 || !isDeepStrictEqual(queries[0], expected)) {
-      throw new Error(`verification: the app's SQL differs from the baseline's:\n  app:      ${JSON.stringify(queries)}\n  baseline: ${JSON.stringify(expected)}`);
+      throw new Error(
+        `verification: the app's SQL differs from the baseline's:\n  app:      ${JSON.stringify(queries)}\n  baseline: ${JSON.stringify(expected)}`,
+      );
     }
-    if (app.text !== baseline.text) throw new Error(`verification: the app and the baseline answer different JSON for ${user}`);
+    if (app.text !== baseline.text)
+      throw new Error(`verification: the app and the baseline answer different JSON for ${user}`);
     const rows = JSON.parse(app.text) as { user_id: string; created_at: number }[];
     const sorted = rows.every((r, i) => i === 0 || rows[i - 1]!.created_at >= r.created_at);
     if (rows.length !== PAGE || !sorted || rows.some((r) => r.user_id !== user)) {
@@ -237,7 +284,10 @@ interface Round {
 function startLoadGenerator() {
   // Inherit tsx's loader flags, not profiling or inspector flags meant for this process.
   const execArgv = process.execArgv.filter((a) => !/^--(cpu-prof|heap-prof|prof|inspect)/.test(a));
-  const child: ChildProcess = fork(fileURLToPath(new URL('./load.ts', import.meta.url)), [], { execArgv, stdio: 'inherit' });
+  const child: ChildProcess = fork(fileURLToPath(new URL('./load.ts', import.meta.url)), [], {
+    execArgv,
+    stdio: 'inherit',
+  });
   cleanups.push(async () => {
     if (child.exitCode === null) child.kill();
   });
@@ -271,7 +321,8 @@ async function startProfile() {
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 function summarise(rounds: Round[]) {
   return {
@@ -306,10 +357,19 @@ async function main() {
   const users = Array.from({ length: opts.users }, (_, i) => `bench-user-${String(i).padStart(4, '0')}`);
   const seedStart = Date.now();
   const jobRows = await seed(pool, users);
-  log(`seeded ${fmt(jobRows)} jobs rows (${opts.users} users x ${opts.jobsPerUser}) in ${fmt((Date.now() - seedStart) / 1000, 1)} s`);
+  log(
+    `seeded ${fmt(jobRows)} jobs rows (${opts.users} users x ${opts.jobsPerUser}) in ${fmt((Date.now() - seedStart) / 1000, 1)} s`,
+  );
 
   const serviceKey = `blnk_sk_bench_${randomBytes(24).toString('hex')}`;
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', HOST, PORT: '0', DATABASE_URL: db.url, DB_POOL_MAX: String(opts.pool) });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    HOST,
+    PORT: '0',
+    DATABASE_URL: db.url,
+    DB_POOL_MAX: String(opts.pool),
+  });
   // The secrets main.ts reads from DATA_DIR (prepareDataDir), made up for this run.
   const appConfig = { ...config, serviceKey, authSecret: randomBytes(48).toString('base64url') };
   const app = await buildApp({ config: appConfig, pool });
@@ -322,12 +382,21 @@ async function main() {
   const pathTemplate = `/api/db/${config.projectId}/rest/v1/jobs?select=*&user_id=eq.{user}&order=created_at.desc&limit=${PAGE}`;
   const path = (user: string) => pathTemplate.replace('{user}', encodeURIComponent(user));
   const checked = await verify({ pool, appUrl, baselineUrl, path, serviceKey, users });
-  log(`verified: the app sends the baseline's SQL and both answer identical JSON (${PAGE} rows, ${fmt(checked.bytes)} bytes) for ${checked.samples.join(', ')}`);
+  log(
+    `verified: the app sends the baseline's SQL and both answer identical JSON (${PAGE} rows, ${fmt(checked.bytes)} bytes) for ${checked.samples.join(', ')}`,
+  );
 
   const targets = { app: appUrl, baseline: baselineUrl } as const;
   const runLoad = startLoadGenerator();
   const load = (target: 'app' | 'baseline', duration: number) =>
-    runLoad({ url: targets[target], connections: opts.connections, duration, headers: { authorization: `Bearer ${serviceKey}` }, pathTemplate, users });
+    runLoad({
+      url: targets[target],
+      connections: opts.connections,
+      duration,
+      headers: { authorization: `Bearer ${serviceKey}` },
+      pathTemplate,
+      users,
+    });
   for (const target of ['app', 'baseline'] as const) {
     log(`warm-up ${target} ${opts.warmup} s`);
     await load(target, opts.warmup);
@@ -345,15 +414,26 @@ async function main() {
       const cpuUsed = process.cpuUsage(cpu);
       if (profiling) profiles[target] = await profiling.stop();
       const row: Round = {
-        target, round,
-        reqPerSec: r.requests.average, requests: r.requests.total,
-        p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, latencyMean: r.latency.average,
-        non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, bytesPerSec: r.throughput.average,
+        target,
+        round,
+        reqPerSec: r.requests.average,
+        requests: r.requests.total,
+        p50: r.latency.p50,
+        p90: r.latency.p90,
+        p99: r.latency.p99,
+        latencyMean: r.latency.average,
+        non2xx: r.non2xx,
+        errors: r.errors,
+        timeouts: r.timeouts,
+        bytesPerSec: r.throughput.average,
         serverCpuUsPerRequest: (cpuUsed.user + cpuUsed.system) / r.requests.total,
-        serverUsPerRequest: (busy.active * 1000) / r.requests.total, serverElu: busy.utilization,
+        serverUsPerRequest: (busy.active * 1000) / r.requests.total,
+        serverElu: busy.utilization,
       };
       rounds.push(row);
-      log(`round ${round} ${target.padEnd(8)} ${fmt(row.reqPerSec, 1)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  server CPU ${fmt(row.serverCpuUsPerRequest)} us/req, busy ${fmt(row.serverUsPerRequest)} us/req (ELU ${row.serverElu.toFixed(2)})  non-2xx ${row.non2xx}  errors ${row.errors}`);
+      log(
+        `round ${round} ${target.padEnd(8)} ${fmt(row.reqPerSec, 1)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  server CPU ${fmt(row.serverCpuUsPerRequest)} us/req, busy ${fmt(row.serverUsPerRequest)} us/req (ELU ${row.serverElu.toFixed(2)})  non-2xx ${row.non2xx}  errors ${row.errors}`,
+      );
     }
   }
 
@@ -369,19 +449,36 @@ async function main() {
 
   const table = [
     ['', 'req/s (mean)', 'req/s min-max', 'p50 ms', 'p99 ms', 'server CPU us/req', 'requests', 'non-2xx', 'errors'],
-    ...([['app', appSummary], ['baseline', baselineSummary]] as const).map(([name, s]) => [
-      name, fmt(s.reqPerSec, 1), `${fmt(s.reqPerSecMin)}-${fmt(s.reqPerSecMax)}`, fmt(s.p50, 1), fmt(s.p99, 1), fmt(s.serverCpuUsPerRequest),
-      fmt(s.requests), String(s.non2xx), String(s.errors + s.timeouts),
+    ...(
+      [
+        ['app', appSummary],
+        ['baseline', baselineSummary],
+      ] as const
+    ).map(([name, s]) => [
+      name,
+      fmt(s.reqPerSec, 1),
+      `${fmt(s.reqPerSecMin)}-${fmt(s.reqPerSecMax)}`,
+      fmt(s.p50, 1),
+      fmt(s.p99, 1),
+      fmt(s.serverCpuUsPerRequest),
+      fmt(s.requests),
+      String(s.non2xx),
+      String(s.errors + s.timeouts),
     ]),
   ];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
   console.log('');
-  for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+  for (const row of table)
+    console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
   console.log('');
   const cpuRatio = baselineSummary.serverCpuUsPerRequest / appSummary.serverCpuUsPerRequest;
-  console.log(`server CPU per request: app ${fmt(appSummary.serverCpuUsPerRequest)} us, baseline ${fmt(baselineSummary.serverCpuUsPerRequest)} us ` +
-    `(app overhead ${fmt(appSummary.serverCpuUsPerRequest - baselineSummary.serverCpuUsPerRequest)} us/request; CPU ratio baseline/app ${cpuRatio.toFixed(3)})`);
-  console.log(`ratio app/baseline throughput: ${ratio.toFixed(3)} (per round ${roundRatios.map((r) => r.toFixed(3)).join(', ')}; median ${medianRoundRatio.toFixed(3)}); target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT MET'}`);
+  console.log(
+    `server CPU per request: app ${fmt(appSummary.serverCpuUsPerRequest)} us, baseline ${fmt(baselineSummary.serverCpuUsPerRequest)} us ` +
+      `(app overhead ${fmt(appSummary.serverCpuUsPerRequest - baselineSummary.serverCpuUsPerRequest)} us/request; CPU ratio baseline/app ${cpuRatio.toFixed(3)})`,
+  );
+  console.log(
+    `ratio app/baseline throughput: ${ratio.toFixed(3)} (per round ${roundRatios.map((r) => r.toFixed(3)).join(', ')}; median ${medianRoundRatio.toFixed(3)}); target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT MET'}`,
+  );
   if (!valid) console.log('INVALID RUN: non-2xx answers, errors or timeouts during the measurement');
 
   const machine = {
@@ -400,7 +497,13 @@ async function main() {
     command: `npx tsx bench/rest/run.ts ${process.argv.slice(2).join(' ')}`.trim(),
     machine,
     database: db.kind,
-    settings: { ...opts, page: PAGE, jobRows, loadGenerator: 'autocannon in a child process', responseBytes: checked.bytes },
+    settings: {
+      ...opts,
+      page: PAGE,
+      jobRows,
+      loadGenerator: 'autocannon in a child process',
+      responseBytes: checked.bytes,
+    },
     request: `GET ${pathTemplate} (random user per request, Authorization: Bearer <service key>)`,
     baselineSql: BASELINE_SQL,
     app: appSummary,
@@ -418,8 +521,10 @@ async function main() {
   await mkdir(resultsDir, { recursive: true });
   const file = join(resultsDir, `rest-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
-  log(`machine: ${machine.cpus} x ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres}; ` +
-    `load average ${machine.loadAverage.before.toFixed(2)} before, ${machine.loadAverage.after.toFixed(2)} after (${machine.cpus} cores)`);
+  log(
+    `machine: ${machine.cpus} x ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres}; ` +
+      `load average ${machine.loadAverage.before.toFixed(2)} before, ${machine.loadAverage.after.toFixed(2)} after (${machine.cpus} cores)`,
+  );
   log(`results written to ${file}`);
   for (const [target, profile] of Object.entries(profiles)) {
     const profileFile = file.replace(/\.json$/, `-${target}.cpuprofile`);

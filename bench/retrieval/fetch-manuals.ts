@@ -10,6 +10,8 @@ let total = 0;
 for (const manual of await fetchManuals(undefined, (message) => console.log(`[bench/retrieval] ${message}`))) {
   const pages = await pdfPageCount(manual.path);
   total += pages;
-  console.log(`${manual.name.padEnd(8)} ${String(pages).padStart(4)} pages  ${manual.deb}  ${manual.path}  (${manual.kind})`);
+  console.log(
+    `${manual.name.padEnd(8)} ${String(pages).padStart(4)} pages  ${manual.deb}  ${manual.path}  (${manual.kind})`,
+  );
 }
 console.log(`${'in all'.padEnd(8)} ${String(total).padStart(4)} pages`);

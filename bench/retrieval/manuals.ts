@@ -30,20 +30,36 @@ export interface ManualSource {
 
 export const MANUALS: ManualSource[] = [
   {
-    name: 'avrdude', title: 'AVRDUDE 7.1 user manual', kind: 'hardware: AVR microcontroller programmers, fuses, troubleshooting',
-    deb: 'avrdude-doc', file: 'usr/share/doc/avrdude/avrdude.pdf.gz', pages: 61,
+    name: 'avrdude',
+    title: 'AVRDUDE 7.1 user manual',
+    kind: 'hardware: AVR microcontroller programmers, fuses, troubleshooting',
+    deb: 'avrdude-doc',
+    file: 'usr/share/doc/avrdude/avrdude.pdf.gz',
+    pages: 61,
   },
   {
-    name: 'sdcc', title: 'SDCC Compiler User Guide', kind: 'software/programming: a C compiler for microcontrollers',
-    deb: 'sdcc-doc', file: 'usr/share/doc/sdcc-doc/sdccman.pdf.gz', pages: 134,
+    name: 'sdcc',
+    title: 'SDCC Compiler User Guide',
+    kind: 'software/programming: a C compiler for microcontrollers',
+    deb: 'sdcc-doc',
+    file: 'usr/share/doc/sdcc-doc/sdccman.pdf.gz',
+    pages: 134,
   },
   {
-    name: 'ngspice', title: 'Ngspice user manual (version 39)', kind: 'electronics: circuit simulator, device models, many parameter tables',
-    deb: 'ngspice-doc', file: 'usr/share/doc/ngspice-doc/manual.pdf.gz', pages: 715,
+    name: 'ngspice',
+    title: 'Ngspice user manual (version 39)',
+    kind: 'electronics: circuit simulator, device models, many parameter tables',
+    deb: 'ngspice-doc',
+    file: 'usr/share/doc/ngspice-doc/manual.pdf.gz',
+    pages: 715,
   },
 ];
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 export async function pdfPageCount(path: string): Promise<number> {
   const { stdout } = await run('pdfinfo', [path]);
@@ -76,7 +92,10 @@ export async function fetchManual(manual: ManualSource, log: (message: string) =
   if (source.endsWith('.gz')) await pipeline(createReadStream(source), createGunzip(), createWriteStream(partial));
   else await pipeline(createReadStream(source), createWriteStream(partial));
   const pages = await pdfPageCount(partial);
-  if (pages !== manual.pages) throw new Error(`${deb}: ${manual.file} has ${pages} pages, the questions expect ${manual.pages}; the package version changed`);
+  if (pages !== manual.pages)
+    throw new Error(
+      `${deb}: ${manual.file} has ${pages} pages, the questions expect ${manual.pages}; the package version changed`,
+    );
   await rename(partial, pdf);
   return pdf;
 }
@@ -84,7 +103,8 @@ export async function fetchManual(manual: ManualSource, log: (message: string) =
 /** Every manual (or those named), fetched. */
 export async function fetchManuals(names: string[] | undefined, log: (message: string) => void) {
   const chosen = names?.length ? MANUALS.filter((m) => names.includes(m.name)) : MANUALS;
-  if (names?.length && chosen.length !== names.length) throw new Error(`unknown manual; known: ${MANUALS.map((m) => m.name).join(', ')}`);
+  if (names?.length && chosen.length !== names.length)
+    throw new Error(`unknown manual; known: ${MANUALS.map((m) => m.name).join(', ')}`);
   const fetched: (ManualSource & { path: string })[] = [];
   for (const manual of chosen) fetched.push({ ...manual, path: await fetchManual(manual, log) });
   return fetched;

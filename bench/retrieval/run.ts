@@ -50,7 +50,8 @@ const { values: args } = parseArgs({
   },
 });
 if (!['tuned', 'heldout', 'all'].includes(args.split)) throw new Error('--split must be tuned, heldout or all');
-if (args['keep-db'] !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(args['keep-db'])) throw new Error('--keep-db takes a database name: lower-case letters, digits and _');
+if (args['keep-db'] !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(args['keep-db']))
+  throw new Error('--keep-db takes a database name: lower-case letters, digits and _');
 
 const log = (message: string) => console.log(`[bench/retrieval] ${message}`);
 const cleanups: Cleanups = [];
@@ -66,7 +67,8 @@ async function openDatabase(): Promise<{ url: string; kind: string; dataDir: str
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     return { ...db, dataDir };
   }
-  const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || `postgres://postgres@${HOST}:5432/postgres`;
+  const serverUrl =
+    process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || `postgres://postgres@${HOST}:5432/postgres`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -83,8 +85,24 @@ async function startServer(databaseUrl: string, dataDir: string) {
   const pool = createPool(databaseUrl, 10);
   cleanups.push(() => pool.end());
   await migrate(pool);
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', HOST, PORT: '0', DATABASE_URL: databaseUrl, DB_POOL_MAX: '10', DATA_DIR: dataDir, WEB_DIST: '/nonexistent' });
-  const app = await buildApp({ config: { ...config, serviceKey: `blnk_sk_bench_${randomBytes(24).toString('hex')}`, authSecret: randomBytes(48).toString('base64url') }, pool });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    HOST,
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+    DB_POOL_MAX: '10',
+    DATA_DIR: dataDir,
+    WEB_DIST: '/nonexistent',
+  });
+  const app = await buildApp({
+    config: {
+      ...config,
+      serviceKey: `blnk_sk_bench_${randomBytes(24).toString('hex')}`,
+      authSecret: randomBytes(48).toString('base64url'),
+    },
+    pool,
+  });
   cleanups.push(() => app.close());
   await app.listen({ port: 0, host: HOST });
   const address = app.server.address();
@@ -95,7 +113,10 @@ async function startServer(databaseUrl: string, dataDir: string) {
 type Server = Awaited<ReturnType<typeof startServer>>;
 
 async function call<T>(server: Server, path: string, init: RequestInit & { token: string }): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${init.token}`, ...init.headers } });
+  const res = await fetch(`${server.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${init.token}`, ...init.headers },
+  });
   const body = await res.text();
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: HTTP ${res.status} ${body.slice(0, 300)}`);
   return (body ? JSON.parse(body) : null) as T;
@@ -107,8 +128,17 @@ async function signUp(server: Server, count: number): Promise<{ admin: string; t
   const tokens: string[] = [];
   for (let i = 0; i <= count; i++) {
     const email = `bench-retrieval-${tag}-${i}@example.com`;
-    await server.pool.query('INSERT INTO user_roles (id, user_id, role, assigned_by) VALUES ($1, $2, $3, $4)', [`role_${randomBytes(8).toString('hex')}`, email, i === 0 ? 'admin' : 'technician', 'bench']);
-    const res = await fetch(`${server.url}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench-password-0123', projectId: server.projectId }) });
+    await server.pool.query('INSERT INTO user_roles (id, user_id, role, assigned_by) VALUES ($1, $2, $3, $4)', [
+      `role_${randomBytes(8).toString('hex')}`,
+      email,
+      i === 0 ? 'admin' : 'technician',
+      'bench',
+    ]);
+    const res = await fetch(`${server.url}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'bench-password-0123', projectId: server.projectId }),
+    });
     if (!res.ok) throw new Error(`sign-up failed: HTTP ${res.status} ${await res.text()}`);
     tokens.push(((await res.json()) as { access_token: string }).access_token);
   }
@@ -123,18 +153,34 @@ async function uploadManual(server: Server, token: string, manual: { name: strin
   form.append('path', `manuals/${Date.now()}_${fileName}`);
   form.append('options', JSON.stringify({ upsert: true }));
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), fileName);
-  const stored = await call<{ publicUrl: string }>(server, `/api/storage/${server.projectId}/upload`, { method: 'POST', body: form, token });
+  const stored = await call<{ publicUrl: string }>(server, `/api/storage/${server.projectId}/upload`, {
+    method: 'POST',
+    body: form,
+    token,
+  });
   const id = `manual_${randomBytes(16).toString('hex')}`;
   await call(server, `/api/db/${server.projectId}/rest/v1/manuals`, {
-    method: 'POST', token, headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ id, title: manual.title, file_url: stored.publicUrl, file_name: fileName, file_size: bytes.length, file_type: 'application/pdf', document_type: 'manual' }),
+    method: 'POST',
+    token,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id,
+      title: manual.title,
+      file_url: stored.publicUrl,
+      file_name: fileName,
+      file_size: bytes.length,
+      file_type: 'application/pdf',
+      document_type: 'manual',
+    }),
   });
   return id;
 }
 
 /** Every chosen manual ready in the library; the ones already there are kept unless --reingest. */
 async function ingest(server: Server, token: string, manuals: Awaited<ReturnType<typeof fetchManuals>>) {
-  const { rows: present } = await server.pool.query<{ id: string; file_name: string; processing_status: string }>('SELECT id, file_name, processing_status FROM manuals');
+  const { rows: present } = await server.pool.query<{ id: string; file_name: string; processing_status: string }>(
+    'SELECT id, file_name, processing_status FROM manuals',
+  );
   const ingested: { name: string; id: string; pages: number; chunks: number; seconds: number | null }[] = [];
   for (const manual of manuals) {
     const existing = present.filter((row) => row.file_name === `${manual.name}.pdf`);
@@ -143,12 +189,17 @@ async function ingest(server: Server, token: string, manuals: Awaited<ReturnType
       ingested.push({ name: manual.name, id: ready.id, pages: manual.pages, chunks: 0, seconds: null });
       continue;
     }
-    for (const row of existing) await call(server, `/api/db/${server.projectId}/rest/v1/manuals?id=eq.${row.id}`, { method: 'DELETE', token });
+    for (const row of existing)
+      await call(server, `/api/db/${server.projectId}/rest/v1/manuals?id=eq.${row.id}`, { method: 'DELETE', token });
     const started = performance.now();
     const id = await uploadManual(server, token, manual);
     for (;;) {
-      const { rows } = await server.pool.query<{ processing_status: string; processing_error: string | null }>('SELECT processing_status, processing_error FROM manuals WHERE id = $1', [id]);
-      if (rows[0]?.processing_status === 'failed') throw new Error(`${manual.name}: ingestion failed: ${rows[0].processing_error}`);
+      const { rows } = await server.pool.query<{ processing_status: string; processing_error: string | null }>(
+        'SELECT processing_status, processing_error FROM manuals WHERE id = $1',
+        [id],
+      );
+      if (rows[0]?.processing_status === 'failed')
+        throw new Error(`${manual.name}: ingestion failed: ${rows[0].processing_error}`);
       if (rows[0]?.processing_status === 'ready') break;
       if (seconds(started) > 900) throw new Error(`${manual.name}: not ready after 900 s`);
       await sleep(200);
@@ -156,7 +207,12 @@ async function ingest(server: Server, token: string, manuals: Awaited<ReturnType
     ingested.push({ name: manual.name, id, pages: manual.pages, chunks: 0, seconds: seconds(started) });
     log(`${manual.name}: ${manual.pages} pages ingested in ${seconds(started).toFixed(1)} s`);
   }
-  for (const m of ingested) m.chunks = (await server.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM manual_content WHERE manual_id = $1', [m.id])).rows[0]!.n;
+  for (const m of ingested)
+    m.chunks = (
+      await server.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM manual_content WHERE manual_id = $1', [
+        m.id,
+      ])
+    ).rows[0]!.n;
   return ingested;
 }
 
@@ -165,7 +221,9 @@ async function waitForEmbeddings(server: Server): Promise<number> {
   const started = performance.now();
   let reported = 0;
   for (;;) {
-    const { rows } = await server.pool.query<{ left: number; total: number }>('SELECT count(*) FILTER (WHERE embedding IS NULL)::int AS left, count(*)::int AS total FROM manual_content');
+    const { rows } = await server.pool.query<{ left: number; total: number }>(
+      'SELECT count(*) FILTER (WHERE embedding IS NULL)::int AS left, count(*)::int AS total FROM manual_content',
+    );
     if (rows[0]!.left === 0) break;
     if (seconds(started) - reported >= 15) {
       reported = seconds(started);
@@ -183,7 +241,9 @@ async function waitForEmbeddings(server: Server): Promise<number> {
 async function ask(server: Server, token: string, question: string) {
   const started = performance.now();
   const res = await fetch(`${server.url}/api/app/${server.projectId}/chat`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ question }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ question }),
   });
   if (res.status !== 200) throw new Error(`chat: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
   let firstByteMs: number | undefined;
@@ -214,10 +274,14 @@ async function ask(server: Server, token: string, question: string) {
 async function main() {
   const startedAt = new Date();
   const loadBefore = loadavg()[0]!;
-  const all = JSON.parse(await readFile(new URL('./questions.json', import.meta.url), 'utf8')) as { questions: Question[] };
+  const all = JSON.parse(await readFile(new URL('./questions.json', import.meta.url), 'utf8')) as {
+    questions: Question[];
+  };
   const manuals = await fetchManuals(args.manual, log);
   const names = new Set(manuals.map((m) => m.name));
-  const questions = all.questions.filter((q) => (args.split === 'all' || q.split === args.split) && (q.manual === null || names.has(q.manual)));
+  const questions = all.questions.filter(
+    (q) => (args.split === 'all' || q.split === args.split) && (q.manual === null || names.has(q.manual)),
+  );
 
   const db = await openDatabase();
   log(`database: ${db.kind}`);
@@ -228,7 +292,9 @@ async function main() {
   const ingestSeconds = seconds(ingestStarted);
   const embedSeconds = await waitForEmbeddings(server);
   const nameOf = new Map(ingested.map((m) => [m.id, m.name]));
-  log(`library: ${ingested.map((m) => `${m.name} (${m.pages} pages, ${m.chunks} chunks${m.seconds === null ? ', already ingested' : ''})`).join(', ')}; ${ingestSeconds.toFixed(0)} s`);
+  log(
+    `library: ${ingested.map((m) => `${m.name} (${m.pages} pages, ${m.chunks} chunks${m.seconds === null ? ', already ingested' : ''})`).join(', ')}; ${ingestSeconds.toFixed(0)} s`,
+  );
 
   const askStarted = performance.now();
   const results: Asked[] = [];
@@ -237,36 +303,69 @@ async function main() {
     // follow-up of the question asked before it (the chat reads the last 15 minutes' exchanges).
     await server.pool.query('DELETE FROM chat_messages');
     const answer = await ask(server, users.technicians[i % users.technicians.length]!, q.question);
-    const sources = answer.sources.map((s) => ({ manual: nameOf.get(s.manualId) ?? s.manualId, title: s.title, page: s.page }));
+    const sources = answer.sources.map((s) => ({
+      manual: nameOf.get(s.manualId) ?? s.manualId,
+      title: s.title,
+      page: s.page,
+    }));
     results.push(scoreQuestion(q, { ...answer, sources }));
     if ((i + 1) % 50 === 0) log(`  ${i + 1} of ${questions.length} questions`);
   }
   const askSeconds = seconds(askStarted);
 
   const groups = ['tuned', 'heldout'].filter((split) => results.some((r) => r.split === split));
-  const summary = Object.fromEntries(groups.map((split) => [split, summarise(results.filter((r) => r.split === split), [...names])]));
+  const summary = Object.fromEntries(
+    groups.map((split) => [
+      split,
+      summarise(
+        results.filter((r) => r.split === split),
+        [...names],
+      ),
+    ]),
+  );
   for (const split of groups) {
     console.log(`\n${split === 'tuned' ? 'Tuned' : 'Held-out'} questions`);
     console.log(formatTable(summary[split]!));
   }
-  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, postgres: server.postgres, loadAverage: { before: loadBefore, after: loadavg()[0]! } };
+  const machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    postgres: server.postgres,
+    loadAverage: { before: loadBefore, after: loadavg()[0]! },
+  };
   const result = {
-    benchmark: 'retrieval', date: startedAt.toISOString(), command: `npx tsx bench/retrieval/run.ts ${process.argv.slice(2).join(' ')}`.trim(), machine, database: db.kind,
-    ingestSeconds, embedSeconds, askSeconds, manuals: ingested, summary, questions: results,
+    benchmark: 'retrieval',
+    date: startedAt.toISOString(),
+    command: `npx tsx bench/retrieval/run.ts ${process.argv.slice(2).join(' ')}`.trim(),
+    machine,
+    database: db.kind,
+    ingestSeconds,
+    embedSeconds,
+    askSeconds,
+    manuals: ingested,
+    summary,
+    questions: results,
   };
   const resultsDir = fileURLToPath(new URL('../results/', import.meta.url));
   await mkdir(resultsDir, { recursive: true });
   const file = join(resultsDir, `retrieval-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
   console.log('');
-  log(`${questions.length} questions in ${askSeconds.toFixed(0)} s; ingestion ${ingestSeconds.toFixed(0)} s; whole run ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s`);
-  log(`machine: ${machine.cpus} x ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres}; load average ${loadBefore.toFixed(2)} before, ${machine.loadAverage.after.toFixed(2)} after`);
+  log(
+    `${questions.length} questions in ${askSeconds.toFixed(0)} s; ingestion ${ingestSeconds.toFixed(0)} s; whole run ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s`,
+  );
+  log(
+    `machine: ${machine.cpus} x ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres}; load average ${loadBefore.toFixed(2)} before, ${machine.loadAverage.after.toFixed(2)} after`,
+  );
   log(`results: ${basename(file)} in bench/results/`);
 }
 
 process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
 async function cleanup() {
-  for (const step of cleanups.splice(0).reverse()) await step().catch((error: unknown) => console.error('[bench/retrieval] cleanup failed:', error));
+  for (const step of cleanups.splice(0).reverse())
+    await step().catch((error: unknown) => console.error('[bench/retrieval] cleanup failed:', error));
 }
 try {
   await main();

@@ -16,7 +16,11 @@ export async function scanCopy(bytes: Uint8Array, log: (message: string) => void
   const folder = await mkdtemp(join(tmpdir(), 'fieldassist-scan-copy-'));
   try {
     await writeFile(join(folder, 'source.pdf'), bytes);
-    await promisify(execFile)('pdftoppm', ['-r', '150', '-gray', '-jpeg', '-jpegopt', 'quality=70', join(folder, 'source.pdf'), join(folder, 'page')], { maxBuffer: 1 << 20 });
+    await promisify(execFile)(
+      'pdftoppm',
+      ['-r', '150', '-gray', '-jpeg', '-jpegopt', 'quality=70', join(folder, 'source.pdf'), join(folder, 'page')],
+      { maxBuffer: 1 << 20 },
+    );
     const pages = (await readdir(folder)).filter((name) => name.startsWith('page-')).sort();
     const copy = await PDFDocument.create();
     for (const name of pages) {

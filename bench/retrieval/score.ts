@@ -36,13 +36,21 @@ const KEY_WINDOW = 600;
 function isQuoted(text: string, source: Answer['sources'][number]): boolean {
   const lower = text.toLowerCase();
   const title = source.title.toLowerCase();
-  return source.page === null ? lower.includes(title) : lower.includes(`${title}, page ${source.page}`) || lower.includes(`${title}, p. ${source.page}`);
+  return source.page === null
+    ? lower.includes(title)
+    : lower.includes(`${title}, page ${source.page}`) || lower.includes(`${title}, p. ${source.page}`);
 }
 
 export function scoreQuestion(q: Question, answer: Answer): Asked {
-  const index = q.manual === null ? -1 : answer.sources.slice(0, 5).findIndex((s) => s.manual === q.manual && s.page !== null && q.pages.includes(s.page));
+  const index =
+    q.manual === null
+      ? -1
+      : answer.sources
+          .slice(0, 5)
+          .findIndex((s) => s.manual === q.manual && s.page !== null && q.pages.includes(s.page));
   return {
-    ...q, ...answer,
+    ...q,
+    ...answer,
     rank: index < 0 ? null : index + 1,
     abstained: answer.text.trimStart().startsWith(ABSTENTION),
     keyInFirst600: q.key === null ? null : answer.text.slice(0, KEY_WINDOW).toLowerCase().includes(q.key.toLowerCase()),
@@ -83,18 +91,34 @@ function row(group: string, results: Asked[]): Row {
   const unanswerable = results.filter((r) => r.manual === null);
   const abstained = results.filter((r) => r.abstained);
   return {
-    group, answerable: answerable.length, unanswerable: unanswerable.length,
+    group,
+    answerable: answerable.length,
+    unanswerable: unanswerable.length,
     hitAt1: share(answerable.map((r) => r.rank === 1)),
     hitAt5: share(answerable.map((r) => r.rank !== null)),
-    mrrAt5: answerable.length ? answerable.reduce((sum, r) => sum + (r.rank ? 1 / r.rank : 0), 0) / answerable.length : NaN,
+    mrrAt5: answerable.length
+      ? answerable.reduce((sum, r) => sum + (r.rank ? 1 / r.rank : 0), 0) / answerable.length
+      : NaN,
     abstentionPrecision: share(abstained.map((r) => r.manual === null)),
     abstentionRecall: share(unanswerable.map((r) => r.abstained)),
     wrongAbstention: share(answerable.map((r) => r.abstained)),
-    firstByteP50: percentile(results.map((r) => r.firstByteMs), 50),
-    firstByteP95: percentile(results.map((r) => r.firstByteMs), 95),
-    firstTextP50: percentile(results.map((r) => r.firstTextMs), 50),
+    firstByteP50: percentile(
+      results.map((r) => r.firstByteMs),
+      50,
+    ),
+    firstByteP95: percentile(
+      results.map((r) => r.firstByteMs),
+      95,
+    ),
+    firstTextP50: percentile(
+      results.map((r) => r.firstTextMs),
+      50,
+    ),
     keyInFirst600: share(answerable.map((r) => r.keyInFirst600 === true)),
-    medianAnswerLength: percentile(results.map((r) => r.answerLength), 50),
+    medianAnswerLength: percentile(
+      results.map((r) => r.answerLength),
+      50,
+    ),
     unquotedSources: results.reduce((sum, r) => sum + r.unquotedSources, 0),
   };
 }
@@ -102,19 +126,60 @@ function row(group: string, results: Asked[]): Row {
 /** One row per manual, one for the unanswerable questions, one for all. */
 export function summarise(results: Asked[], manuals: string[]): Row[] {
   return [
-    ...manuals.map((name) => row(name, results.filter((r) => r.manual === name))).filter((r) => r.answerable > 0),
-    row('unanswerable', results.filter((r) => r.manual === null)),
+    ...manuals
+      .map((name) =>
+        row(
+          name,
+          results.filter((r) => r.manual === name),
+        ),
+      )
+      .filter((r) => r.answerable > 0),
+    row(
+      'unanswerable',
+      results.filter((r) => r.manual === null),
+    ),
     row('all', results),
   ];
 }
 
 export function formatTable(rows: Row[]): string {
   const num = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
-  const header = ['group', 'ans', 'unans', 'hit@1', 'hit@5', 'MRR@5', 'abst.prec', 'abst.rec', 'wrong.abst', 'ttfb p50', 'ttfb p95', 'text p50', 'key@600', 'med.len', 'unquoted'];
+  const header = [
+    'group',
+    'ans',
+    'unans',
+    'hit@1',
+    'hit@5',
+    'MRR@5',
+    'abst.prec',
+    'abst.rec',
+    'wrong.abst',
+    'ttfb p50',
+    'ttfb p95',
+    'text p50',
+    'key@600',
+    'med.len',
+    'unquoted',
+  ];
   const lines = rows.map((r) => [
-    r.group, String(r.answerable), String(r.unanswerable), num(r.hitAt1), num(r.hitAt5), num(r.mrrAt5), num(r.abstentionPrecision), num(r.abstentionRecall),
-    num(r.wrongAbstention), num(r.firstByteP50, 1), num(r.firstByteP95, 1), num(r.firstTextP50, 1), num(r.keyInFirst600), num(r.medianAnswerLength, 0), String(r.unquotedSources),
+    r.group,
+    String(r.answerable),
+    String(r.unanswerable),
+    num(r.hitAt1),
+    num(r.hitAt5),
+    num(r.mrrAt5),
+    num(r.abstentionPrecision),
+    num(r.abstentionRecall),
+    num(r.wrongAbstention),
+    num(r.firstByteP50, 1),
+    num(r.firstByteP95, 1),
+    num(r.firstTextP50, 1),
+    num(r.keyInFirst600),
+    num(r.medianAnswerLength, 0),
+    String(r.unquotedSources),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  return [header, ...lines].map((l) => l.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')).join('\n');
+  return [header, ...lines]
+    .map((l) => l.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '))
+    .join('\n');
 }

@@ -78,15 +78,22 @@ profile.samples.forEach((id, i) => {
 const busy = total - (selfByPlace.get('(idle)') ?? 0);
 const show = (us: number) => {
   const share = `${((100 * us) / busy).toFixed(1).padStart(5)}%`;
-  return per ? `${share} ${(us / per).toFixed(1).padStart(7)} us/req` : `${share} ${(us / 1000).toFixed(0).padStart(7)} ms`;
+  return per
+    ? `${share} ${(us / per).toFixed(1).padStart(7)} us/req`
+    : `${share} ${(us / 1000).toFixed(0).padStart(7)} ms`;
 };
 const print = (title: string, map: Map<string, number>, filter?: RegExp) => {
   console.log(`\n${title}`);
-  [...map].filter(([k]) => !filter || filter.test(k)).sort((a, b) => b[1] - a[1]).slice(0, top)
+  [...map]
+    .filter(([k]) => !filter || filter.test(k))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
     .forEach(([k, us]) => console.log(`  ${show(us)}  ${k}`));
 };
 
-console.log(`${file}: ${(total / 1e6).toFixed(2)} s sampled, ${(busy / 1e6).toFixed(2)} s busy (percentages are of busy time)`);
+console.log(
+  `${file}: ${(total / 1e6).toFixed(2)} s sampled, ${(busy / 1e6).toFixed(2)} s busy (percentages are of busy time)`,
+);
 print('self time by package / file', selfByPlace);
 print('self time by function', selfByFunction);
 print('inclusive time by function', inclusive, values.match ? new RegExp(values.match) : undefined);

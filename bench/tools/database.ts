@@ -23,11 +23,17 @@ export async function createBenchDatabase(cleanups: Cleanups): Promise<{ url: st
   cleanups.push(() => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), kind: `${process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL' : 'DATABASE_URL'} (database ${name})` };
+  return {
+    url: url.toString(),
+    kind: `${process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL' : 'DATABASE_URL'} (database ${name})`,
+  };
 }
 
 /** That database, else an embedded PostgreSQL in a temporary folder. */
-export async function openBenchDatabase(cleanups: Cleanups, log: (message: string) => void): Promise<{ url: string; kind: string }> {
+export async function openBenchDatabase(
+  cleanups: Cleanups,
+  log: (message: string) => void,
+): Promise<{ url: string; kind: string }> {
   const created = await createBenchDatabase(cleanups);
   if (created) return created;
   const dataDir = await mkdtemp(join(tmpdir(), 'fieldassist-bench-pg-'));

@@ -30,7 +30,9 @@ import { signInExisting } from '../../e2e/support/signed-in.js';
 import { LONG_TITLE, longManualPassage, longManualPdf, serviceApi } from '../../e2e/support/viewer-library.js';
 import { startSlowLink, type LinkSpeed } from './slow-link.js';
 
-const { values: args } = parseArgs({ options: { opens: { type: 'string', default: '5' }, pages: { type: 'string', default: '350' } } });
+const { values: args } = parseArgs({
+  options: { opens: { type: 'string', default: '5' }, pages: { type: 'string', default: '350' } },
+});
 const opens = Number(args.opens);
 const pages = Number(args.pages);
 const cited = Math.max(1, pages - 50);
@@ -58,10 +60,12 @@ async function measureOpens(page: Page, speed: LinkSpeed, fileUrl: string) {
     state.__longest = 0;
     // The viewer sets data-drawn-page once the page's canvas and text layer are swapped in.
     new MutationObserver((records) => {
-      if (records.some((record) => (record.target as Element).getAttribute('data-drawn-page') === String(cited))) state.__drawnAt = performance.now();
+      if (records.some((record) => (record.target as Element).getAttribute('data-drawn-page') === String(cited)))
+        state.__drawnAt = performance.now();
     }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-drawn-page'] });
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) if (entry.startTime >= state.__tapAt) state.__longest = Math.max(state.__longest, entry.duration);
+      for (const entry of list.getEntries())
+        if (entry.startTime >= state.__tapAt) state.__longest = Math.max(state.__longest, entry.duration);
     }).observe({ type: 'longtask' });
     document.addEventListener('click', () => (state.__tapAt = performance.now()), { capture: true });
   }, cited);
@@ -102,7 +106,12 @@ try {
   const pdf = await longManualPdf(pages);
   const fileUrl = await api.store('long-manual.pdf', 'application/pdf', pdf);
   const title = pages === 350 ? LONG_TITLE : `Compressor manual (${pages} pages)`;
-  await api.saveAnswer({ email, question: 'Bolt torque?', answer: 'See the manual.', sources: [{ manualId: 'long', title, page: cited, fileUrl, quote: longManualPassage(cited) }] });
+  await api.saveAnswer({
+    email,
+    question: 'Bolt torque?',
+    answer: 'See the manual.',
+    sources: [{ manualId: 'long', title, page: cited, fileUrl, quote: longManualPassage(cited) }],
+  });
   log(`${pages}-page PDF of ${(pdf.length / 1024).toFixed(0)} KB, citing page ${cited}`);
 
   const networks: { name: string; speed: LinkSpeed }[] = [
@@ -120,14 +129,18 @@ try {
   }
 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log('\nnetwork              | first open (cold) | median of the rest | KB of the PDF read (first, rest) | longest main-thread task');
+  console.log(
+    '\nnetwork              | first open (cold) | median of the rest | KB of the PDF read (first, rest) | longest main-thread task',
+  );
   for (const row of results) {
     const rest = (values: number[]) => (values.length > 1 ? values.slice(1) : values);
     console.log(
       `${row.network.padEnd(20)} | ${row.ms[0]!.toFixed(0).padStart(14)} ms | ${median(rest(row.ms)).toFixed(0).padStart(15)} ms | ${row.kb[0]!.toFixed(0).padStart(6)}, ${median(rest(row.kb)).toFixed(0)} of ${(pdf.length / 1024).toFixed(0)} | ${Math.max(...row.longest).toFixed(0)} ms`,
     );
   }
-  console.log(`\nall opens (ms): ${results.map((row) => `${row.network}: ${row.ms.map((ms) => ms.toFixed(0)).join(', ')}`).join('; ')}`);
+  console.log(
+    `\nall opens (ms): ${results.map((row) => `${row.network}: ${row.ms.map((ms) => ms.toFixed(0)).join(', ')}`).join('; ')}`,
+  );
 } finally {
   await browser.close();
   await link.close();

@@ -13,12 +13,20 @@ import { gzipSync } from 'node:zlib';
 const TARGET_KB = 250;
 const WEB_DIR = fileURLToPath(new URL('../../apps/web/', import.meta.url));
 
-const { values } = parseArgs({ options: { 'no-build': { type: 'boolean', default: false }, out: { type: 'string', default: join(tmpdir(), 'fieldassist-bench-web') } } });
+const { values } = parseArgs({
+  options: {
+    'no-build': { type: 'boolean', default: false },
+    out: { type: 'string', default: join(tmpdir(), 'fieldassist-bench-web') },
+  },
+});
 const outDir = values.out!;
 
 if (!values['no-build']) {
   // Its own folder, so a build for the browser tests is never overwritten.
-  execFileSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: WEB_DIR, stdio: 'inherit' });
+  execFileSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: WEB_DIR,
+    stdio: 'inherit',
+  });
 }
 
 const html = await readFile(join(outDir, 'index.html'), 'utf8');
@@ -29,7 +37,9 @@ const fromHtml = [
 
 /** The static `import ... from "./x.js"` of a built chunk (dynamic `import()` is lazy and left out). */
 function staticImports(code: string): string[] {
-  const found = [...code.matchAll(/(?:^|[;\n}])\s*import\s*(?:[\w*${}\s,]+from\s*)?["']([^"']+\.js)["']/g)].map((m) => m[1]!);
+  const found = [...code.matchAll(/(?:^|[;\n}])\s*import\s*(?:[\w*${}\s,]+from\s*)?["']([^"']+\.js)["']/g)].map(
+    (m) => m[1]!,
+  );
   return found.map((spec) => `/assets/${spec.replace(/^\.\//, '')}`);
 }
 
@@ -51,7 +61,9 @@ for (const [url, size] of eager) {
   gzip += size.gzip;
   console.log(`${url.padEnd(44)} ${kb(size.raw).padStart(8)} KB  ${kb(size.gzip).padStart(7)} KB gzip`);
 }
-console.log(`${'initial JavaScript'.padEnd(44)} ${kb(raw).padStart(8)} KB  ${kb(gzip).padStart(7)} KB gzip (target <= ${TARGET_KB} KB)`);
+console.log(
+  `${'initial JavaScript'.padEnd(44)} ${kb(raw).padStart(8)} KB  ${kb(gzip).padStart(7)} KB gzip (target <= ${TARGET_KB} KB)`,
+);
 if (gzip / 1024 > TARGET_KB) {
   console.error(`over the target by ${kb(gzip - TARGET_KB * 1024)} KB`);
   process.exitCode = 1;

@@ -38,7 +38,17 @@ export class AddUserPage {
     return texts;
   }
 
-  async fill({ email, displayName, phone, role }: { email: string; displayName: string; phone?: string; role?: RoleLabel }): Promise<void> {
+  async fill({
+    email,
+    displayName,
+    phone,
+    role,
+  }: {
+    email: string;
+    displayName: string;
+    phone?: string;
+    role?: RoleLabel;
+  }): Promise<void> {
     await this.email.fill(email);
     await this.displayName.fill(displayName);
     if (phone !== undefined) await this.phone.fill(phone);

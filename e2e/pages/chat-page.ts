@@ -23,7 +23,10 @@ export class ChatPage {
     this.preview = page.getByRole('img', { name: /^Attached: / });
     this.conversation = page.getByRole('log', { name: 'Conversation' });
     this.emptyHeading = page.getByRole('heading', { name: 'Ask me anything!', exact: true });
-    this.emptyText = page.getByText('I can help you troubleshoot equipment, answer technical questions, and provide step-by-step guidance.', { exact: true });
+    this.emptyText = page.getByText(
+      'I can help you troubleshoot equipment, answer technical questions, and provide step-by-step guidance.',
+      { exact: true },
+    );
     this.thinking = this.conversation.getByRole('status').filter({ hasText: 'Thinking…' });
     this.answers = this.conversation.locator('article[data-role="assistant"]');
     this.questions = this.conversation.locator('article[data-role="user"]');

@@ -41,7 +41,15 @@ export class HostedAuthPage {
     await this.button('Sign In').click();
   }
 
-  async signUp({ displayName, email, password }: { displayName: string; email: string; password: string }): Promise<void> {
+  async signUp({
+    displayName,
+    email,
+    password,
+  }: {
+    displayName: string;
+    email: string;
+    password: string;
+  }): Promise<void> {
     await this.button('Create an account').click();
     await this.heading.filter({ hasText: 'Create your account' }).waitFor();
     await this.displayName.fill(displayName);

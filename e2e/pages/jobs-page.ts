@@ -23,7 +23,15 @@ export class JobsPage {
     return this.jobs.filter({ has: this.page.getByRole('heading', { name: title, exact: true }) });
   }
 
-  async createJob({ title, description, priority }: { title: string; description: string; priority?: Priority }): Promise<void> {
+  async createJob({
+    title,
+    description,
+    priority,
+  }: {
+    title: string;
+    description: string;
+    priority?: Priority;
+  }): Promise<void> {
     if (!(await this.form.isVisible())) await this.addJob.click();
     await this.form.getByLabel('Job Title').fill(title);
     await this.form.getByLabel('Description').fill(description);

@@ -65,7 +65,9 @@ export class LibraryPage {
   async openUpload(mode: 'Single File' | 'Bulk Upload'): Promise<void> {
     await this.uploadManual.click();
     await this.dialog.getByRole('button', { name: new RegExp(`^${mode}`) }).click();
-    await this.dialog.getByRole('heading', { name: mode === 'Single File' ? 'Upload Single Manual' : 'Bulk Upload Manuals' }).waitFor();
+    await this.dialog
+      .getByRole('heading', { name: mode === 'Single File' ? 'Upload Single Manual' : 'Bulk Upload Manuals' })
+      .waitFor();
   }
 
   /** Single upload up to the review dialog, which it waits for. */

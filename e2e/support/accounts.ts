@@ -9,7 +9,17 @@ export function uniqueEmail(label: string): string {
 }
 
 /** Creates an account through the API (POST /api/auth/signup), for tests about other things. */
-export async function createAccount({ serverUrl, email, password = GOOD_PASSWORD, displayName }: { serverUrl: string; email: string; password?: string; displayName?: string }) {
+export async function createAccount({
+  serverUrl,
+  email,
+  password = GOOD_PASSWORD,
+  displayName,
+}: {
+  serverUrl: string;
+  email: string;
+  password?: string;
+  displayName?: string;
+}) {
   const response = await fetch(`${serverUrl}/api/auth/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -21,7 +31,10 @@ export async function createAccount({ serverUrl, email, password = GOOD_PASSWORD
 }
 
 /** GET /api/auth/me with an access token: the user, as the server sees it. */
-export async function fetchMe(serverUrl: string, accessToken: string): Promise<{ email: string; role: string | null; displayName: string | null }> {
+export async function fetchMe(
+  serverUrl: string,
+  accessToken: string,
+): Promise<{ email: string; role: string | null; displayName: string | null }> {
   const response = await fetch(`${serverUrl}/api/auth/me`, { headers: { authorization: `Bearer ${accessToken}` } });
   if (!response.ok) throw new Error(`GET /api/auth/me answered ${response.status}`);
   return ((await response.json()) as { user: { email: string; role: string | null; displayName: string | null } }).user;

@@ -43,7 +43,15 @@ export type OpenedPage = {
  * Opens `url` in a fresh context at the named viewport. Error collection starts before
  * navigation, so errors during the first load are caught too. Close `context` when done.
  */
-export async function openPage({ browser, viewport, url }: { browser: Browser; viewport: ViewportName; url: string }): Promise<OpenedPage> {
+export async function openPage({
+  browser,
+  viewport,
+  url,
+}: {
+  browser: Browser;
+  viewport: ViewportName;
+  url: string;
+}): Promise<OpenedPage> {
   const context = await browser.newContext(VIEWPORTS[viewport]);
   const page = await context.newPage();
   const errors = collectErrors(page);

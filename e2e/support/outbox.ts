@@ -7,7 +7,15 @@ const WAIT_MS = 10_000;
  * The first link containing `pathPart` in the newest email to `to`, waiting for it to arrive
  * (emails are sent after the request that asked for them has answered).
  */
-export async function waitForEmailLink({ serverUrl, to, pathPart }: { serverUrl: string; to: string; pathPart: string }): Promise<string> {
+export async function waitForEmailLink({
+  serverUrl,
+  to,
+  pathPart,
+}: {
+  serverUrl: string;
+  to: string;
+  pathPart: string;
+}): Promise<string> {
   const deadline = Date.now() + WAIT_MS;
   while (Date.now() < deadline) {
     const response = await fetch(`${serverUrl}/dev/outbox.json?to=${encodeURIComponent(to)}`);

@@ -13,7 +13,11 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** A real PNG: a `size`-pixel square, a diagonal gradient from `from` to `to` (RGB). */
-export function makePng({ size = 96, from = [37, 99, 235], to = [16, 185, 129] }: { size?: number; from?: number[]; to?: number[] } = {}): Buffer {
+export function makePng({
+  size = 96,
+  from = [37, 99, 235],
+  to = [16, 185, 129],
+}: { size?: number; from?: number[]; to?: number[] } = {}): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(size, 0);
   header.writeUInt32BE(size, 4);
@@ -27,7 +31,12 @@ export function makePng({ size = 96, from = [37, 99, 235], to = [16, 185, 129] }
     }
   }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.from(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Writes a file to the temp folder for a file input, and returns its path. */

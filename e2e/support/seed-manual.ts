@@ -14,7 +14,15 @@ export const SEEDED_MANUAL = {
  * One manual whose page 3 explains fault E4, written as ingestion would leave it, so the chat
  * answers from it with a source link. `fileUrl` defaults to a file that is not stored.
  */
-export async function seedManual({ serverUrl, serviceKey, fileUrl = `${serverUrl}/files/manuals/rtu-500.pdf` }: { serverUrl: string; serviceKey: string; fileUrl?: string }) {
+export async function seedManual({
+  serverUrl,
+  serviceKey,
+  fileUrl = `${serverUrl}/files/manuals/rtu-500.pdf`,
+}: {
+  serverUrl: string;
+  serviceKey: string;
+  fileUrl?: string;
+}) {
   const { id, title, page, passage } = SEEDED_MANUAL;
   const statements = [
     {
@@ -22,7 +30,10 @@ export async function seedManual({ serverUrl, serviceKey, fileUrl = `${serverUrl
       args: [id, title, fileUrl, 'rtu-500.pdf', 'application/pdf', 'ready'],
     },
     { sql: "UPDATE ingestion_jobs SET status = 'done' WHERE manual_id = ?", args: [id] },
-    { sql: 'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES (?, ?, ?, 0, ?)', args: [`${id}_1`, id, passage, page] },
+    {
+      sql: 'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES (?, ?, ?, 0, ?)',
+      args: [`${id}_1`, id, passage, page],
+    },
   ];
   const response = await fetch(`${serverUrl}/api/db/fieldassist/batch`, {
     method: 'POST',

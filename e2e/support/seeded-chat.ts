@@ -18,7 +18,14 @@ export async function seedReadyManual(
   const statements = [
     {
       sql: 'INSERT INTO manuals (id, title, file_url, file_name, file_type, processing_status) VALUES (?, ?, ?, ?, ?, ?)',
-      args: [manual.id, manual.title, `${server.url}/files/manuals/${manual.file}`, manual.file, 'application/pdf', 'ready'],
+      args: [
+        manual.id,
+        manual.title,
+        `${server.url}/files/manuals/${manual.file}`,
+        manual.file,
+        'application/pdf',
+        'ready',
+      ],
     },
     { sql: "UPDATE ingestion_jobs SET status = 'done' WHERE manual_id = ?", args: [manual.id] },
     ...pages.map(({ page, text }, i) => ({
@@ -35,7 +42,17 @@ export async function seedReadyManual(
 }
 
 /** A new account signed up on the hosted page, left on the chat. */
-export async function openChatAsNewUser({ browser, serverUrl, viewport, displayName }: { browser: Browser; serverUrl: string; viewport: ViewportName; displayName: string }) {
+export async function openChatAsNewUser({
+  browser,
+  serverUrl,
+  viewport,
+  displayName,
+}: {
+  browser: Browser;
+  serverUrl: string;
+  viewport: ViewportName;
+  displayName: string;
+}) {
   const opened = await openPage({ browser, viewport, url: HostedAuthPage.url(serverUrl) });
   await new HostedAuthPage(opened.page).signUp({ displayName, email: uniqueEmail('chat'), password: GOOD_PASSWORD });
   const chat = new ChatPage(opened.page);

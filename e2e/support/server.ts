@@ -27,7 +27,10 @@ export type TestServer = {
  * another party must know the URL first (an OIDC provider's redirect URI). Resolves once GET /healthz is 200;
  * throws with the tail of the server's output if it exits or times out first.
  */
-export async function startServer(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<TestServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { port?: number } = {},
+): Promise<TestServer> {
   const port = options.port ?? (await findFreePort());
   const url = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'fa-e2e-'));
@@ -110,11 +113,21 @@ function captureOutput(child: ChildProcess): { tail(): string } {
   return { tail: () => text };
 }
 
-async function waitForHealthy({ url, child, output }: { url: string; child: ChildProcess; output: { tail(): string } }): Promise<void> {
+async function waitForHealthy({
+  url,
+  child,
+  output,
+}: {
+  url: string;
+  child: ChildProcess;
+  output: { tail(): string };
+}): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (hasExited(child)) {
-      throw new Error(`server exited early (code ${child.exitCode}, signal ${child.signalCode}); output:\n${output.tail()}`);
+      throw new Error(
+        `server exited early (code ${child.exitCode}, signal ${child.signalCode}); output:\n${output.tail()}`,
+      );
     }
     try {
       const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });

@@ -58,7 +58,11 @@ export interface AppDeps {
 /** Builds the whole server: the platform API and the web app. Tests build it too. */
 export async function buildApp({ config, pool, downloadFile, logDestination }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, serializers: { req: serializeRequest }, ...(logDestination && { stream: logDestination }) },
+    logger: {
+      level: config.logLevel,
+      serializers: { req: serializeRequest },
+      ...(logDestination && { stream: logDestination }),
+    },
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
@@ -106,9 +110,13 @@ export async function buildApp({ config, pool, downloadFile, logDestination }: A
 
   const signer = createTokenSigner(config.authSecret, config.projectId);
   // Locally the outbox prints plain text, so a sign-in link can be clicked in the terminal.
-  const mailLog = config.env === 'production' ? (message: string) => app.log.info(message) : (message: string) => console.log(message);
+  const mailLog =
+    config.env === 'production'
+      ? (message: string) => app.log.info(message)
+      : (message: string) => console.log(message);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, pool, log: mailLog });
-  if (config.env === 'production' && !config.smtpUrl) app.log.warn('SMTP_URL is not set: emails (sign-in links included) go to the outbox and the log');
+  if (config.env === 'production' && !config.smtpUrl)
+    app.log.warn('SMTP_URL is not set: emails (sign-in links included) go to the outbox and the log');
   const rules = { signupMode: config.signupMode, adminEmails: config.adminEmails };
   const auth: AuthContext = { pool, signer, mailer, rules, config };
   const callerDeps = { serviceKey: config.serviceKey, signer, pool, adminEmails: config.adminEmails };
@@ -145,13 +153,22 @@ export async function buildApp({ config, pool, downloadFile, logDestination }: A
     done();
   });
 
-  registerOpsRoutes(app, { pool, redis, metricsTokens: [config.metricsToken, config.serviceKey].filter((token) => token !== undefined) });
+  registerOpsRoutes(app, {
+    pool,
+    redis,
+    metricsTokens: [config.metricsToken, config.serviceKey].filter((token) => token !== undefined),
+  });
 
   const warn = (message: string) => app.log.warn(message);
   const hub = createRealtimeHub({ redis, projectId: config.projectId });
   const schema = await loadSchema(pool, restTables);
   registerRestRoutes(app, {
-    pool, schema, maxRows: config.restMaxRows, authorize, afterInsert: queueManualsInsertedByRest, onWrite: (change) => publishRowChanges(hub, change, warn),
+    pool,
+    schema,
+    maxRows: config.restMaxRows,
+    authorize,
+    afterInsert: queueManualsInsertedByRest,
+    onWrite: (change) => publishRowChanges(hub, change, warn),
   });
   registerRawSqlRoutes(app, pool);
   registerAuthRoutes(app, auth);
@@ -161,7 +178,14 @@ export async function buildApp({ config, pool, downloadFile, logDestination }: A
   registerInvitationRoutes(app, auth);
 
   // Files, document text, AI and the product's chat and manual ingestion, each on its configured driver.
-  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3, publicUrl: config.publicUrl, pool, log: warn, rules: productFolders({ pool, publicUrl: config.publicUrl }) });
+  const files = createFileStore({
+    dataDir: config.dataDir,
+    s3: config.s3,
+    publicUrl: config.publicUrl,
+    pool,
+    log: warn,
+    rules: productFolders({ pool, publicUrl: config.publicUrl }),
+  });
   // On the disk, files a crash left without their row are removed once per start, in the background.
   // A bucket is not swept (listing all of it at every start is costly): that is left to its operator's lifecycle rules.
   let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
@@ -170,8 +194,19 @@ export async function buildApp({ config, pool, downloadFile, logDestination }: A
   });
   app.addHook('onClose', async () => orphanSweep?.stop());
   // Photos and scanned pages are read in a pool of their own: a long document never holds up a chat photo's OCR.
-  const ocr = createOcr({ concurrency: config.ocrConcurrency, timeoutMs: config.ocrTimeoutMs, maxMemoryMb: config.extractMaxMemoryMb });
-  const extractor = createExtractor({ concurrency: config.extractConcurrency, timeoutMs: config.extractTimeoutMs, maxMemoryMb: config.extractMaxMemoryMb }, ocr);
+  const ocr = createOcr({
+    concurrency: config.ocrConcurrency,
+    timeoutMs: config.ocrTimeoutMs,
+    maxMemoryMb: config.extractMaxMemoryMb,
+  });
+  const extractor = createExtractor(
+    {
+      concurrency: config.extractConcurrency,
+      timeoutMs: config.extractTimeoutMs,
+      maxMemoryMb: config.extractMaxMemoryMb,
+    },
+    ocr,
+  );
   const ai = createAiProvider(config, {
     saveGeneratedFile: (bytes, contentType, path) => files.saveServerFile({ path, bytes, contentType }),
     downloadFile,
@@ -183,15 +218,54 @@ export async function buildApp({ config, pool, downloadFile, logDestination }: A
   const aiRateLimit = createAiRateLimit(app, config.aiRateLimitPerMinute);
   registerAiRoutes(app, { provider: ai, rateLimit: aiRateLimit, config });
   // Sentence embeddings for semantic search, in worker threads: one for questions, one for indexing manuals.
-  const embedder = config.embeddings ? createEmbedder({ timeoutMs: config.embedTimeoutMs, maxMemoryMb: 512 }) : undefined;
-  registerChatRoutes(app, { pool, model: ai, readOwnFile: files.readByPublicUrl, readPhotoText: ocr.readPhoto, maxTokens: config.aiMaxOutputTokens, rateLimit: aiRateLimit, embedder });
+  const embedder = config.embeddings
+    ? createEmbedder({ timeoutMs: config.embedTimeoutMs, maxMemoryMb: 512 })
+    : undefined;
+  registerChatRoutes(app, {
+    pool,
+    model: ai,
+    readOwnFile: files.readByPublicUrl,
+    readPhotoText: ocr.readPhoto,
+    maxTokens: config.aiMaxOutputTokens,
+    rateLimit: aiRateLimit,
+    embedder,
+  });
   registerManualRoutes(app, { pool, files, extract: extractor.extractDocument, ai, log: warn });
-  await registerRealtimeRoutes(app, { hub, projectId: config.projectId, authenticate: async (token) => callerFromToken(token, callerDeps) });
+  await registerRealtimeRoutes(app, {
+    hub,
+    projectId: config.projectId,
+    authenticate: async (token) => callerFromToken(token, callerDeps),
+  });
   // Every open library view sees a manual's processing status change, and its scanned pages being read, as it happens.
-  events.on('manual.status', (status) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status }).catch((error: Error) => warn(`realtime: ${error.message}`)));
-  events.on('manual.progress', (progress) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.progress', data: progress }).catch((error: Error) => warn(`realtime: ${error.message}`)));
-  events.on('manual.indexing', (progress) => void hub.publish({ channel: MANUALS_CHANNEL, type: 'manual.indexing', data: progress }).catch((error: Error) => warn(`realtime: ${error.message}`)));
-  const ingestion = startIngestionWorker({ pool, files, extract: extractor.extractDocument, chunk: chunkSections, events, log: app.log });
+  events.on(
+    'manual.status',
+    (status) =>
+      void hub
+        .publish({ channel: MANUALS_CHANNEL, type: 'manual.status', data: status })
+        .catch((error: Error) => warn(`realtime: ${error.message}`)),
+  );
+  events.on(
+    'manual.progress',
+    (progress) =>
+      void hub
+        .publish({ channel: MANUALS_CHANNEL, type: 'manual.progress', data: progress })
+        .catch((error: Error) => warn(`realtime: ${error.message}`)),
+  );
+  events.on(
+    'manual.indexing',
+    (progress) =>
+      void hub
+        .publish({ channel: MANUALS_CHANNEL, type: 'manual.indexing', data: progress })
+        .catch((error: Error) => warn(`realtime: ${error.message}`)),
+  );
+  const ingestion = startIngestionWorker({
+    pool,
+    files,
+    extract: extractor.extractDocument,
+    chunk: chunkSections,
+    events,
+    log: app.log,
+  });
   // Chunks without embeddings (new manuals, and manuals ingested before embeddings) are embedded in the background.
   const indexer = embedder && startIndexer({ pool, embedder, events, log: warn });
   if (indexer) events.on('manual.status', ({ status }) => status === 'ready' && indexer.wake());
@@ -209,9 +283,14 @@ export async function buildApp({ config, pool, downloadFile, logDestination }: A
   app.setNotFoundHandler((request, reply) => {
     // The root is always the app (its route also takes the realtime WebSocket); deep links when a page is wanted.
     const isRoot = request.url === '/' || request.url.startsWith('/?');
-    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/') && (isRoot || (request.headers.accept ?? '').includes('text/html'));
+    const wantsPage =
+      request.method === 'GET' &&
+      !request.url.startsWith('/api/') &&
+      (isRoot || (request.headers.accept ?? '').includes('text/html'));
     if (hasWebApp && wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    return reply.status(404).send(errorBody('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+    return reply
+      .status(404)
+      .send(errorBody('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
   });
   return app;
 }

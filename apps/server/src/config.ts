@@ -10,7 +10,10 @@ const ZEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
-  PROJECT_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only').default('fieldassist'),
+  PROJECT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only')
+    .default('fieldassist'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url().optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
@@ -48,7 +51,10 @@ const ZEnv = z.object({
   S3_REGION: z.string().default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   EXTRACT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   EXTRACT_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(512),
@@ -58,13 +64,20 @@ const ZEnv = z.object({
   EMBED_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   SEARCH_URL: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' }).optional(),
   DATA_FETCH_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
-  DATA_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  DATA_FETCH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
   DATA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   SCREENSHOT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   SCREENSHOT_CONCURRENCY: z.coerce.number().int().min(1).max(4).default(1),
   REST_MAX_ROWS: z.coerce.number().int().min(1).default(10_000),
-  TRUST_PROXY: z.string().regex(/^[\w.:/,\s]+$/, 'true, or comma-separated proxy addresses, CIDR ranges or loopback, linklocal, uniquelocal').optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^[\w.:/,\s]+$/, 'true, or comma-separated proxy addresses, CIDR ranges or loopback, linklocal, uniquelocal')
+    .optional(),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(defaultWebDist),
@@ -141,7 +154,13 @@ export type OAuthProviderName = 'google' | 'github' | 'apple' | 'microsoft';
 /** Config with the secrets that prepareDataDir fills in when the environment leaves them unset. */
 export type ResolvedConfig = Config & { serviceKey: string; authSecret: string };
 
-const list = (value?: string) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : []);
+const list = (value?: string) =>
+  value
+    ? value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : [];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -168,7 +187,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
-  const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`).replace(/\/$/, '');
+  const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`).replace(
+    /\/$/,
+    '',
+  );
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -192,9 +214,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         return id && secret ? [[name, { clientId: id, clientSecret: secret }]] : [];
       }),
     ),
-    oidc: e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
-      ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }
-      : undefined,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }
+        : undefined,
     aiBaseUrl: e.AI_BASE_URL,
     aiApiKey: e.AI_API_KEY,
     aiModel: e.AI_MODEL,
@@ -207,8 +230,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     s3: e.S3_BUCKET
       ? {
-          endpoint: e.S3_ENDPOINT, bucket: e.S3_BUCKET, region: e.S3_REGION, forcePathStyle: e.S3_FORCE_PATH_STYLE,
-          accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          endpoint: e.S3_ENDPOINT,
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
         }
       : undefined,
     extractConcurrency: e.EXTRACT_CONCURRENCY,

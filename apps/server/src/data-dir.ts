@@ -11,8 +11,15 @@ import type { Config, ResolvedConfig } from './config.js';
  */
 export async function prepareDataDir(config: Config): Promise<ResolvedConfig> {
   await mkdir(config.dataDir, { recursive: true });
-  const serviceKey = config.serviceKey ?? (await secretFile(join(config.dataDir, 'service-key'), () => `blnk_sk_${config.projectId.slice(-8)}_${randomBytes(24).toString('hex')}`));
-  const authSecret = config.authSecret ?? (await secretFile(join(config.dataDir, 'auth-secret'), () => randomBytes(48).toString('base64url')));
+  const serviceKey =
+    config.serviceKey ??
+    (await secretFile(
+      join(config.dataDir, 'service-key'),
+      () => `blnk_sk_${config.projectId.slice(-8)}_${randomBytes(24).toString('hex')}`,
+    ));
+  const authSecret =
+    config.authSecret ??
+    (await secretFile(join(config.dataDir, 'auth-secret'), () => randomBytes(48).toString('base64url')));
   return { ...config, serviceKey, authSecret };
 }
 

@@ -17,7 +17,12 @@ const inputErrors: Record<string, [ErrorCode, string]> = {
   '25006': ['FORBIDDEN', 'A read-only batch cannot write'],
 };
 
-function fromDatabase(error: { code?: string; message: string; column?: string; constraint?: string }): ApiError | undefined {
+function fromDatabase(error: {
+  code?: string;
+  message: string;
+  column?: string;
+  constraint?: string;
+}): ApiError | undefined {
   const code = error.code ?? '';
   const known = inputErrors[code];
   if (known) {
@@ -28,14 +33,23 @@ function fromDatabase(error: { code?: string; message: string; column?: string; 
   if (code.startsWith('22')) return new ApiError('INVALID_VALUE', `Invalid value: ${error.message}`);
   if (code.startsWith('42')) return new ApiError('INVALID_PARAMETER', `Invalid query: ${error.message}`);
   // 08: connection; 57P: the server is shutting down or restarting; 53: out of resources.
-  if (/^(08|57P|53)/.test(code) || /ECONNREFUSED|ECONNRESET|Connection terminated|timeout exceeded when trying to connect/i.test(error.message)) {
+  if (
+    /^(08|57P|53)/.test(code) ||
+    /ECONNREFUSED|ECONNRESET|Connection terminated|timeout exceeded when trying to connect/i.test(error.message)
+  ) {
     return new ApiError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly');
   }
   return undefined;
 }
 
 const statusCodes: Partial<Record<number, ErrorCode>> = {
-  400: 'INVALID_BODY', 404: 'NOT_FOUND', 405: 'INVALID_PARAMETER', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE', 429: 'RATE_LIMITED', 503: 'SERVICE_UNAVAILABLE',
+  400: 'INVALID_BODY',
+  404: 'NOT_FOUND',
+  405: 'INVALID_PARAMETER',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 function classify(error: FastifyError): ApiError | undefined {
@@ -43,7 +57,10 @@ function classify(error: FastifyError): ApiError | undefined {
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0];
     const path = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || '';
-    return new ApiError('VALIDATION_ERROR', `${error.validationContext ?? 'body'}${path ? `.${path}` : ''}: ${first?.message ?? 'invalid'}`);
+    return new ApiError(
+      'VALIDATION_ERROR',
+      `${error.validationContext ?? 'body'}${path ? `.${path}` : ''}: ${first?.message ?? 'invalid'}`,
+    );
   }
   const fromDb = fromDatabase(error);
   if (fromDb) return fromDb;
@@ -58,6 +75,8 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (!known) request.log.error({ err: error }, 'unhandled error');
     else if (known.status >= 500) request.log.warn({ err: error }, known.message);
     const status = known?.status ?? errorStatus.INTERNAL_ERROR;
-    return reply.status(status).send(errorBody(known?.code ?? 'INTERNAL_ERROR', known?.message ?? 'Internal server error'));
+    return reply
+      .status(status)
+      .send(errorBody(known?.code ?? 'INTERNAL_ERROR', known?.message ?? 'Internal server error'));
   });
 }

@@ -64,4 +64,5 @@ export class ApiError extends Error {
 }
 
 /** A request over a rate limit, in SPEC.md's words (the plugin's limiter and our own extra counts). */
-export const tooManyAttempts = () => new ApiError('RATE_LIMITED', 'Too many attempts. Please wait a moment and try again.');
+export const tooManyAttempts = () =>
+  new ApiError('RATE_LIMITED', 'Too many attempts. Please wait a moment and try again.');

@@ -19,7 +19,10 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'fa-main-'));
   webDist = await mkdtemp(join(tmpdir(), 'fa-web-'));
   await mkdir(join(webDist, 'assets'));
-  await writeFile(join(webDist, 'index.html'), '<!doctype html><title>FieldAssist</title><script type="module" src="/assets/app-3f2a1b.js"></script>');
+  await writeFile(
+    join(webDist, 'index.html'),
+    '<!doctype html><title>FieldAssist</title><script type="module" src="/assets/app-3f2a1b.js"></script>',
+  );
   await writeFile(join(webDist, 'assets', 'app-3f2a1b.js'), 'console.log(1)');
   port = await freePort();
 });
@@ -34,7 +37,15 @@ afterAll(async () => {
 async function start(): Promise<{ output: () => string }> {
   let output = '';
   child = spawn(process.execPath, ['--import', 'tsx', mainTs], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, WEB_DIST: webDist, DATABASE_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      WEB_DIST: webDist,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (c: Buffer) => (output += c));
@@ -42,7 +53,10 @@ async function start(): Promise<{ output: () => string }> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { output: () => output };
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -50,7 +64,8 @@ async function start(): Promise<{ output: () => string }> {
 }
 
 const url = (path: string) => `http://127.0.0.1:${port}${path}`;
-const exited = (c: ChildProcess) => new Promise<number | null>((resolve) => (c.exitCode !== null ? resolve(c.exitCode) : c.once('exit', resolve)));
+const exited = (c: ChildProcess) =>
+  new Promise<number | null>((resolve) => (c.exitCode !== null ? resolve(c.exitCode) : c.once('exit', resolve)));
 
 describe('the server process', () => {
   it('starts on the embedded defaults, generates a service key and serves the API and the app', async () => {
@@ -58,7 +73,11 @@ describe('the server process', () => {
     const key = (await readFile(join(dataDir, 'service-key'), 'utf8')).trim();
     expect(key).toMatch(/^blnk_sk_[a-z]+_[0-9a-f]{48}$/);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const created = await fetch(url('/api/db/fieldassist/rest/v1/jobs'), { method: 'POST', headers, body: JSON.stringify({ id: 'survivor', user_id: 'u', title: 't', description: 'd' }) });
+    const created = await fetch(url('/api/db/fieldassist/rest/v1/jobs'), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ id: 'survivor', user_id: 'u', title: 't', description: 'd' }),
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -80,7 +99,9 @@ describe('the server process', () => {
     const { output } = await start();
     expect(output()).toContain('left running by an earlier start');
     const key = (await readFile(join(dataDir, 'service-key'), 'utf8')).trim();
-    const res = await fetch(url('/api/db/fieldassist/rest/v1/jobs?id=eq.survivor'), { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(url('/api/db/fieldassist/rest/v1/jobs?id=eq.survivor'), {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(await res.json()).toMatchObject([{ id: 'survivor' }]);
   });
 

@@ -44,7 +44,9 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  log(`FieldAssist is running at ${config.publicUrl} (data in ${config.dataDir}${embedded ? ', embedded PostgreSQL' : ''})`);
+  log(
+    `FieldAssist is running at ${config.publicUrl} (data in ${config.dataDir}${embedded ? ', embedded PostgreSQL' : ''})`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -31,6 +31,15 @@ const pngs = [
   ['maskable', 180, 'apple-touch-icon.png'], // iOS rounds the corners itself
 ];
 for (const [kind, size, name] of pngs) {
-  execFileSync('convert', ['-background', 'none', '-density', '288', `${OUT}icon-${kind}.svg`, '-resize', `${size}x${size}`, `PNG32:${OUT}${name}`]);
+  execFileSync('convert', [
+    '-background',
+    'none',
+    '-density',
+    '288',
+    `${OUT}icon-${kind}.svg`,
+    '-resize',
+    `${size}x${size}`,
+    `PNG32:${OUT}${name}`,
+  ]);
 }
 console.log(`icons written to ${OUT}`);

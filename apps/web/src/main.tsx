@@ -18,7 +18,10 @@ if (!container) throw new Error('index.html must contain <div id="root">');
 
 // The service worker (offline app shell) registers once the first screen is up, from its own chunk.
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  window.addEventListener('load', () => void import('@/offline/service-worker').then((module) => module.registerServiceWorker()));
+  window.addEventListener(
+    'load',
+    () => void import('@/offline/service-worker').then((module) => module.registerServiceWorker()),
+  );
 }
 
 createRoot(container).render(

@@ -17,14 +17,20 @@ cleanupOutdatedCaches();
 clientsClaim();
 
 // Every page load is the single-page app; the server's own paths are never answered with it.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/(api|auth-api|files|storage|dev|healthz)(\/|$)/] }));
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('/index.html'), {
+    denylist: [/^\/(api|auth-api|files|storage|dev|healthz)(\/|$)/],
+  }),
+);
 
 // A stored file's bytes never change (a new version gets a new key), so a saved copy is always
 // good. Ranges are cut from it, as pdf.js asks for them. Files not saved go to the network.
 registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/files/'),
   async ({ request }) => {
-    const saved = await caches.open(SAVED_MANUALS_CACHE).then((cache) => cache.match(request.url, { ignoreSearch: true, ignoreVary: true }));
+    const saved = await caches
+      .open(SAVED_MANUALS_CACHE)
+      .then((cache) => cache.match(request.url, { ignoreSearch: true, ignoreVary: true }));
     if (!saved) return fetch(request);
     return request.headers.has('range') ? createPartialResponse(request, saved) : saved;
   },

@@ -9,7 +9,10 @@ export const ZImageUrl = z
   .string()
   .refine((raw) => URL.canParse(raw), { error: 'Invalid URL format', abort: true })
   .refine((raw) => new URL(raw).protocol === 'https:', { error: 'Image URLs must use HTTPS protocol', abort: true })
-  .refine((raw) => IMAGE_PATH.test(new URL(raw).pathname), { error: 'Image URL must end with a supported format', abort: true });
+  .refine((raw) => IMAGE_PATH.test(new URL(raw).pathname), {
+    error: 'Image URL must end with a supported format',
+    abort: true,
+  });
 
 /** What is wrong with an image URL, in SPEC.md's words, or undefined. */
 export function imageUrlProblem(raw) {

@@ -77,7 +77,12 @@ export function createClient<Tables = UntypedTables>(options: ClientOptions): Fi
     throw invalid('secretKey is server-only. Do not provide it in browser clients.');
   }
   const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const auth = createAuth({ projectId: options.projectId, baseUrl: options.baseUrl, fetch: fetchImpl, auth: options.auth });
+  const auth = createAuth({
+    projectId: options.projectId,
+    baseUrl: options.baseUrl,
+    fetch: fetchImpl,
+    auth: options.auth,
+  });
   const credentials = {
     secretKey: options.secretKey,
     fetch: fetchImpl,

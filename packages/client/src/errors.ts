@@ -130,7 +130,13 @@ export function errorFromResponse(status: number, body: unknown, headers?: Heade
   const composed = errorText && detailsText ? `${errorText}: ${detailsText}` : (errorText ?? detailsText);
   const message = stringField(inner, 'message') ?? stringField(body, 'message') ?? composed ?? `HTTP ${status}`;
   const fallbackCode = status === 401 ? 'UNAUTHORIZED' : status === 400 ? 'VALIDATION_ERROR' : 'NETWORK_ERROR';
-  const init = { message, code: stringField(inner, 'code') ?? stringField(body, 'code') ?? fallbackCode, status, details: body, retryAfterMs: retryAfterOf(headers) };
+  const init = {
+    message,
+    code: stringField(inner, 'code') ?? stringField(body, 'code') ?? fallbackCode,
+    status,
+    details: body,
+    retryAfterMs: retryAfterOf(headers),
+  };
   if (status === 401) return new FieldAssistAuthError(init);
   if (status === 400) return new FieldAssistValidationError(init);
   return new FieldAssistNetworkError(init);

@@ -25,7 +25,10 @@ function core(fetch: FetchLike, options: Partial<HttpCoreOptions> = {}) {
 }
 
 async function failure(promise: Promise<unknown>): Promise<FieldAssistError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(FieldAssistError);
   return error as FieldAssistError;
 }
@@ -33,11 +36,18 @@ async function failure(promise: Promise<unknown>): Promise<FieldAssistError> {
 describe('createHttpCore', () => {
   it("carries a 429's Retry-After (seconds or a date) on the error, so callers wait as asked", async () => {
     const limited = (retryAfter: string) =>
-      new Response(JSON.stringify({ error: 'Too many attempts. Please wait a moment and try again.', code: 'RATE_LIMITED' }), {
-        status: 429,
-        headers: { 'Content-Type': 'application/json', 'Retry-After': retryAfter },
-      });
-    const { fetch } = recorder(limited('7'), limited(new Date(Date.now() + 60_000).toUTCString()), json({ error: 'x' }, 503));
+      new Response(
+        JSON.stringify({ error: 'Too many attempts. Please wait a moment and try again.', code: 'RATE_LIMITED' }),
+        {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': retryAfter },
+        },
+      );
+    const { fetch } = recorder(
+      limited('7'),
+      limited(new Date(Date.now() + 60_000).toUTCString()),
+      json({ error: 'x' }, 503),
+    );
     const http = core(fetch);
     const first = await failure(http.request({ path: '/ai/p/object' }));
     expect(first).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryable: true, retryAfterMs: 7000 });
@@ -66,7 +76,11 @@ describe('createHttpCore', () => {
   });
 
   it('decodes success bodies by content type: JSON, text, otherwise a Blob', async () => {
-    const { fetch } = recorder(json({ a: 1 }), new Response('hi', { headers: { 'Content-Type': 'text/plain' } }), new Response(null, { status: 204 }));
+    const { fetch } = recorder(
+      json({ a: 1 }),
+      new Response('hi', { headers: { 'Content-Type': 'text/plain' } }),
+      new Response(null, { status: 204 }),
+    );
     const http = core(fetch);
     expect((await http.request({ path: '/a' })).data).toEqual({ a: 1 });
     expect((await http.request({ path: '/a' })).data).toBe('hi');
@@ -102,14 +116,21 @@ describe('createHttpCore', () => {
     expect([unreadable.status, unreadable.code]).toEqual([0, 'NETWORK_ERROR']);
     expect(unreadable.message).toMatch(/^Network request failed: /);
     const offline = await failure(http.request({ path: '/a' }));
-    expect([offline.status, offline.code, offline.message]).toEqual([0, 'NETWORK_ERROR', 'Network request failed: fetch failed']);
+    expect([offline.status, offline.code, offline.message]).toEqual([
+      0,
+      'NETWORK_ERROR',
+      'Network request failed: fetch failed',
+    ]);
   });
 
   it('refreshes once after a 401 sent with a user token and retries with the new token', async () => {
     const { sent, fetch } = recorder(json({ code: 'TOKEN_EXPIRED' }, 401), json({ ok: true }));
     const http = core(fetch, { getAccessToken: () => 'old', refreshAccessToken: async () => 'new' });
     expect((await http.request({ path: '/a' })).data).toEqual({ ok: true });
-    expect(sent.map((s) => (s.init.headers as Record<string, string>).Authorization)).toEqual(['Bearer old', 'Bearer new']);
+    expect(sent.map((s) => (s.init.headers as Record<string, string>).Authorization)).toEqual([
+      'Bearer old',
+      'Bearer new',
+    ]);
   });
 
   it('sends FormData as is, without the JSON content type', async () => {

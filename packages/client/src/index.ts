@@ -53,9 +53,31 @@ export type {
   TokenSet,
 } from './auth/types.js';
 export type { DataClient, ExtractOptions } from './data/types.js';
-export type { Manual, ManualMetadata, ManualsClient, ProcessingStatus, SaveManualInput, UploadedManualFile } from './manuals/types.js';
-export type { DownloadOptions, DownloadResult, StorageClient, UploadOptions, UploadResult, UploadSource } from './storage/types.js';
-export type { PresenceUser, RealtimeChannel, RealtimeClient, RealtimeMessage, RealtimeState, WebSocketFactory, WebSocketLike } from './realtime/types.js';
+export type {
+  Manual,
+  ManualMetadata,
+  ManualsClient,
+  ProcessingStatus,
+  SaveManualInput,
+  UploadedManualFile,
+} from './manuals/types.js';
+export type {
+  DownloadOptions,
+  DownloadResult,
+  StorageClient,
+  UploadOptions,
+  UploadResult,
+  UploadSource,
+} from './storage/types.js';
+export type {
+  PresenceUser,
+  RealtimeChannel,
+  RealtimeClient,
+  RealtimeMessage,
+  RealtimeState,
+  WebSocketFactory,
+  WebSocketLike,
+} from './realtime/types.js';
 export { camelToSnake, snakeToCamel } from './case.js';
 export { photoOf } from './ai/chat.js';
 export type { AccessTokenGetter, FetchLike } from './http.js';
@@ -77,5 +99,12 @@ export type {
   Where,
   WriteOptions,
 } from './db/types.js';
-export type { AnalyticsClient, AnalyticsEvent, AnalyticsOptions, AnalyticsStorage, AnalyticsTimers, AnalyticsWindow } from './analytics/types.js';
+export type {
+  AnalyticsClient,
+  AnalyticsEvent,
+  AnalyticsOptions,
+  AnalyticsStorage,
+  AnalyticsTimers,
+  AnalyticsWindow,
+} from './analytics/types.js';
 export type { Channel } from './analytics/channel.js';

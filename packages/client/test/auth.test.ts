@@ -32,7 +32,12 @@ function newClient() {
   const fetch: FetchLike = async (input, init) => {
     const response = await globalThis.fetch(input, init);
     const headers = (init.headers ?? {}) as Record<string, string>;
-    sent.push({ method: init.method ?? 'GET', path: new URL(input).pathname, authorization: headers.Authorization, status: response.status });
+    sent.push({
+      method: init.method ?? 'GET',
+      path: new URL(input).pathname,
+      authorization: headers.Authorization,
+      status: response.status,
+    });
     return response;
   };
   const client = createClient<Tables>({ projectId, baseUrl: url, fetch, auth: { mode: 'headless', storage } });
@@ -43,7 +48,10 @@ function newClient() {
 const email = (name: string) => `${unique(name)}@example.com`.toLowerCase();
 
 async function failure(promise: Promise<unknown>): Promise<FieldAssistAuthError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(FieldAssistAuthError);
   return error as FieldAssistAuthError;
 }
@@ -62,7 +70,8 @@ async function rawRefresh(refreshToken: string) {
 async function emailedToken(to: string, param: string): Promise<string> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const response = await fetch(`${url}/dev/outbox.json?to=${encodeURIComponent(to)}`);
-    const body = (await response.json()) as { messages?: { to: string[]; text?: string }[] } | { to: string[]; text?: string }[];
+    const body = (await response.json()) as
+      { messages?: { to: string[]; text?: string }[] } | { to: string[]; text?: string }[];
     const messages = Array.isArray(body) ? body : (body.messages ?? []);
     for (const message of messages) {
       if (!message.to.includes(to)) continue;
@@ -106,16 +115,26 @@ describe('sign-up and sign-in', () => {
   it('answers the SPEC.md codes and texts for weak passwords, taken emails and wrong credentials', async () => {
     const { client } = newClient();
     const weak = await failure(client.auth.signUp({ email: email('weak'), password: 'short' }));
-    expect([weak.code, weak.userMessage]).toEqual(['WEAK_PASSWORD', 'Password is too weak. Please choose a stronger password.']);
+    expect([weak.code, weak.userMessage]).toEqual([
+      'WEAK_PASSWORD',
+      'Password is too weak. Please choose a stronger password.',
+    ]);
     expect(weak.retryable).toBe(false);
 
     const address = email('taken');
     await newClient().client.auth.signUp({ email: address, password: PASSWORD });
     const taken = await failure(client.auth.signUp({ email: address, password: PASSWORD }));
-    expect([taken.code, taken.status, taken.userMessage]).toEqual(['EMAIL_ALREADY_EXISTS', 409, 'An account with this email already exists.']);
+    expect([taken.code, taken.status, taken.userMessage]).toEqual([
+      'EMAIL_ALREADY_EXISTS',
+      409,
+      'An account with this email already exists.',
+    ]);
 
     const wrong = await failure(client.auth.signInWithEmail(address, 'Wrong-password-1'));
-    expect([wrong.code, wrong.userMessage]).toEqual(['INVALID_CREDENTIALS', 'Invalid email or password. Please try again.']);
+    expect([wrong.code, wrong.userMessage]).toEqual([
+      'INVALID_CREDENTIALS',
+      'Invalid email or password. Please try again.',
+    ]);
     const unknown = await failure(client.auth.signInWithEmail(email('nobody'), PASSWORD));
     expect(unknown.code).toBe('INVALID_CREDENTIALS');
     const invalid = await failure(client.auth.signInWithEmail('not-an-email', PASSWORD));
@@ -145,7 +164,12 @@ describe('the session', () => {
   it('db calls carry the access token; signed out they are refused with an auth error', async () => {
     const { client, sent } = newClient();
     const user = await client.auth.signUp({ email: email('db'), password: PASSWORD });
-    const job = await client.db.jobs.create({ userId: user.id, title: 'Fix pump', description: 'Leaks', priority: 'high' });
+    const job = await client.db.jobs.create({
+      userId: user.id,
+      title: 'Fix pump',
+      description: 'Leaks',
+      priority: 'high',
+    });
     expect(job.userId).toBe(user.id);
     const token = await client.auth.getValidToken();
     expect(sent.find((r) => r.path.endsWith('/rest/v1/jobs'))?.authorization).toBe(`Bearer ${token}`);
@@ -164,12 +188,9 @@ describe('the session', () => {
     sent.length = 0;
     const jobs = await client.db.jobs.list();
     expect(jobs).toEqual([]);
-    expect(sent.map((r) => `${r.method} ${r.path.replace(/^\/api\/(db\/[^/]+\/rest\/v1|auth)/, '')} ${r.status}`)).toEqual([
-      'GET /jobs 401',
-      'POST /refresh 200',
-      'GET /me 200',
-      'GET /jobs 200',
-    ]);
+    expect(
+      sent.map((r) => `${r.method} ${r.path.replace(/^\/api\/(db\/[^/]+\/rest\/v1|auth)/, '')} ${r.status}`),
+    ).toEqual(['GET /jobs 401', 'POST /refresh 200', 'GET /me 200', 'GET /jobs 200']);
     expect(sent[3]?.authorization).toBe(`Bearer ${stored()!.access_token}`);
     expect(stored()!.refresh_token).not.toBe(good.refresh_token);
     expect(client.auth.currentUser()?.id).toBe(user.id);
@@ -189,7 +210,11 @@ describe('the session', () => {
     const { client, stored } = newClient();
     await client.auth.signUp({ email: email('revoked'), password: PASSWORD });
     // The session is ended elsewhere (another device signs it out).
-    await fetch(`${url}/api/auth/signout`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ refresh_token: stored()!.refresh_token }) });
+    await fetch(`${url}/api/auth/signout`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ refresh_token: stored()!.refresh_token }),
+    });
     const refused = await failure(client.db.jobs.list());
     expect(refused.status).toBe(401);
     expect(client.auth.isAuthenticated()).toBe(false);
@@ -223,7 +248,10 @@ describe('emailed flows', () => {
     expect(user).toMatchObject({ email: address, emailVerified: true });
     expect(client.auth.isAuthenticated()).toBe(true);
     const reused = await failure(newClient().client.auth.verifyMagicLink(token));
-    expect([reused.code, reused.userMessage]).toEqual(['VERIFICATION_FAILED', 'Verification failed. Please try again.']);
+    expect([reused.code, reused.userMessage]).toEqual([
+      'VERIFICATION_FAILED',
+      'Verification failed. Please try again.',
+    ]);
   });
 
   it('password reset: the emailed token sets a new password and ends old sessions', async () => {
@@ -244,7 +272,9 @@ describe('emailed flows', () => {
     const address = email('change');
     const { client } = newClient();
     await client.auth.signUp({ email: address, password: PASSWORD });
-    expect((await failure(client.auth.changePassword('Wrong-old-pass-1', 'Another-pass-3'))).code).toBe('INVALID_CREDENTIALS');
+    expect((await failure(client.auth.changePassword('Wrong-old-pass-1', 'Another-pass-3'))).code).toBe(
+      'INVALID_CREDENTIALS',
+    );
     expect((await failure(client.auth.changePassword(PASSWORD, 'weak'))).code).toBe('WEAK_PASSWORD');
     await client.auth.changePassword(PASSWORD, 'Another-pass-3');
     expect((await newClient().client.auth.signInWithEmail(address, 'Another-pass-3')).email).toBe(address);

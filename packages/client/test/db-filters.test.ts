@@ -9,17 +9,52 @@ const owner = unique('filters');
 const id = (letter: string) => `${owner}-${letter}`;
 
 /** The letters of the jobs that `where` selects among this file's fixture, oldest first. */
-async function letters(where: Where<Job>, options: Omit<ListOptions<Job>, 'where'> = { orderBy: { createdAt: 'asc' } }) {
+async function letters(
+  where: Where<Job>,
+  options: Omit<ListOptions<Job>, 'where'> = { orderBy: { createdAt: 'asc' } },
+) {
   const rows = await server.client.db.jobs.list({ where: { userId: owner, ...where }, ...options });
   return rows.map((row) => row.id.slice(owner.length + 1));
 }
 
 beforeAll(async () => {
   await server.client.db.jobs.createMany([
-    { id: id('a'), userId: owner, title: 'Replace pump seal', description: 'd', status: 'pending', priority: 'high', createdAt: 1000 },
-    { id: id('b'), userId: owner, title: 'Inspect valve + gauge', description: 'd', status: 'in-progress', priority: 'medium', createdAt: 2000 },
-    { id: id('c'), userId: owner, title: 'fix PUMP motor', description: 'd', status: 'completed', priority: 'low', createdAt: 3000 },
-    { id: id('d'), userId: owner, title: 'Calibrate sensor', description: 'd', status: 'pending', priority: 'low', createdAt: 4000 },
+    {
+      id: id('a'),
+      userId: owner,
+      title: 'Replace pump seal',
+      description: 'd',
+      status: 'pending',
+      priority: 'high',
+      createdAt: 1000,
+    },
+    {
+      id: id('b'),
+      userId: owner,
+      title: 'Inspect valve + gauge',
+      description: 'd',
+      status: 'in-progress',
+      priority: 'medium',
+      createdAt: 2000,
+    },
+    {
+      id: id('c'),
+      userId: owner,
+      title: 'fix PUMP motor',
+      description: 'd',
+      status: 'completed',
+      priority: 'low',
+      createdAt: 3000,
+    },
+    {
+      id: id('d'),
+      userId: owner,
+      title: 'Calibrate sensor',
+      description: 'd',
+      status: 'pending',
+      priority: 'low',
+      createdAt: 4000,
+    },
   ]);
 });
 
@@ -66,7 +101,9 @@ describe('column operators', () => {
       { id: `${by}-some`, versionName: 'v2', releaseYear: 2021, description: 'notes', createdBy: by },
     ]);
     const pick = async (where: Where<ReleaseVersion>) =>
-      (await releaseVersions.list({ where: { createdBy: by, ...where }, orderBy: { releaseYear: 'asc' } })).map((v) => v.id.slice(by.length + 1));
+      (await releaseVersions.list({ where: { createdBy: by, ...where }, orderBy: { releaseYear: 'asc' } })).map((v) =>
+        v.id.slice(by.length + 1),
+      );
     expect(await pick({ description: { is: null } })).toEqual(['none']);
     expect(await pick({ description: { eq: null } })).toEqual(['none']);
     expect(await pick({ description: null })).toEqual(['none']);
@@ -89,10 +126,24 @@ describe('column operators', () => {
   it('a Date is compared as its ISO string', async () => {
     const by = unique('dates');
     await server.client.db.releaseVersions.createMany([
-      { id: `${by}-old`, versionName: 'old', releaseYear: 2020, createdAt: new Date('2020-01-01T00:00:00Z'), createdBy: by },
-      { id: `${by}-new`, versionName: 'new', releaseYear: 2024, createdAt: new Date('2024-01-01T00:00:00Z'), createdBy: by },
+      {
+        id: `${by}-old`,
+        versionName: 'old',
+        releaseYear: 2020,
+        createdAt: new Date('2020-01-01T00:00:00Z'),
+        createdBy: by,
+      },
+      {
+        id: `${by}-new`,
+        versionName: 'new',
+        releaseYear: 2024,
+        createdAt: new Date('2024-01-01T00:00:00Z'),
+        createdBy: by,
+      },
     ]);
-    const rows = await server.client.db.releaseVersions.list({ where: { createdBy: by, createdAt: { gte: new Date('2023-01-01T00:00:00Z') } } });
+    const rows = await server.client.db.releaseVersions.list({
+      where: { createdBy: by, createdAt: { gte: new Date('2023-01-01T00:00:00Z') } },
+    });
     expect(rows.map((r) => r.id)).toEqual([`${by}-new`]);
   });
 });
@@ -105,10 +156,21 @@ describe('groups', () => {
 
   it('AND groups, nested groups and groups beside columns', async () => {
     expect(await letters({ AND: [{ createdAt: { gt: 1000 } }, { createdAt: { lt: 4000 } }] })).toEqual(['b', 'c']);
-    expect(await letters({ OR: [{ AND: [{ status: 'pending' }, { createdAt: { gt: 1000 } }] }, { title: { ilike: '%VALVE%' } }] })).toEqual(['b', 'd']);
-    expect(await letters({ priority: 'low', OR: [{ status: 'completed' }, { title: { like: 'Cal%' } }] })).toEqual(['c', 'd']);
-    expect(await letters({ AND: [{ priority: { neq: 'high' } }], OR: [{ status: 'pending' }, { status: 'completed' }] })).toEqual(['c', 'd']);
-    expect(await letters({ OR: [{ createdAt: { gte: 2000, lte: 3000 }, priority: 'low' }, { priority: 'high' }] })).toEqual(['a', 'c']);
+    expect(
+      await letters({
+        OR: [{ AND: [{ status: 'pending' }, { createdAt: { gt: 1000 } }] }, { title: { ilike: '%VALVE%' } }],
+      }),
+    ).toEqual(['b', 'd']);
+    expect(await letters({ priority: 'low', OR: [{ status: 'completed' }, { title: { like: 'Cal%' } }] })).toEqual([
+      'c',
+      'd',
+    ]);
+    expect(
+      await letters({ AND: [{ priority: { neq: 'high' } }], OR: [{ status: 'pending' }, { status: 'completed' }] }),
+    ).toEqual(['c', 'd']);
+    expect(
+      await letters({ OR: [{ createdAt: { gte: 2000, lte: 3000 }, priority: 'low' }, { priority: 'high' }] }),
+    ).toEqual(['a', 'c']);
   });
 });
 

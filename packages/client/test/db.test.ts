@@ -12,7 +12,10 @@ function newJob(userId: string, overrides: Partial<Job> = {}) {
 }
 
 async function failure(promise: Promise<unknown>): Promise<FieldAssistError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(FieldAssistError);
   return error as FieldAssistError;
 }
@@ -29,7 +32,12 @@ describe('create, get, list', () => {
   it('create keeps a given id, even one that needs URL encoding, and sends Dates as ISO strings', async () => {
     const id = `${unique('ver')} a+b&c=d`;
     const at = new Date('2023-04-05T06:07:08.000Z');
-    const version = await server.client.db.releaseVersions.create({ id, versionName: '1.0', releaseYear: 2023, createdAt: at });
+    const version = await server.client.db.releaseVersions.create({
+      id,
+      versionName: '1.0',
+      releaseYear: 2023,
+      createdAt: at,
+    });
     expect(version.id).toBe(id);
     expect(new Date(version.createdAt).toISOString()).toBe(at.toISOString());
     expect((await server.client.db.releaseVersions.get(id))?.versionName).toBe('1.0');
@@ -43,7 +51,10 @@ describe('create, get, list', () => {
 
   it('createMany keeps given ids and generates the missing ones', async () => {
     const userId = unique('u');
-    const rows = await server.client.db.jobs.createMany([newJob(userId, { id: `${userId}-1` }), newJob(userId, { title: 'Second' })]);
+    const rows = await server.client.db.jobs.createMany([
+      newJob(userId, { id: `${userId}-1` }),
+      newJob(userId, { title: 'Second' }),
+    ]);
     expect(rows).toHaveLength(2);
     expect(rows[0]?.id).toBe(`${userId}-1`);
     expect(rows[1]?.id).toMatch(HEX_ID);
@@ -76,7 +87,10 @@ describe('upsert', () => {
   it('upsert with onConflict on another unique column (camelCase is snake-cased)', async () => {
     const email = `${unique('role')}@example.test`;
     await server.client.db.userRoles.upsert({ userId: email, role: 'viewer' }, { onConflict: 'userId' });
-    const second = await server.client.db.userRoles.upsert({ userId: email, role: 'technician' }, { onConflict: 'userId' });
+    const second = await server.client.db.userRoles.upsert(
+      { userId: email, role: 'technician' },
+      { onConflict: 'userId' },
+    );
     expect(second).toMatchObject({ userId: email, role: 'technician' });
     const rows = await server.client.db.userRoles.list({ where: { userId: email } });
     expect(rows.map((r) => r.role)).toEqual(['technician']);
@@ -116,7 +130,10 @@ describe('update and delete', () => {
       { id: a!.id, priority: 'high' },
       { id: b!.id, priority: 'low' },
     ]);
-    expect(rows.map((r) => [r.id, r.priority])).toEqual([[a!.id, 'high'], [b!.id, 'low']]);
+    expect(rows.map((r) => [r.id, r.priority])).toEqual([
+      [a!.id, 'high'],
+      [b!.id, 'low'],
+    ]);
   });
 
   it('delete removes one row; deleteMany removes the matching rows only', async () => {
@@ -170,7 +187,10 @@ describe('sql and batch (service key)', () => {
   it('sql runs a parameterised query and camelCases the rows', async () => {
     const userId = unique('u');
     await server.client.db.jobs.create(newJob(userId, { title: 'From SQL', createdAt: 5 }));
-    const result = await server.client.db.sql<{ userId: string; title: string }>('SELECT user_id, title FROM jobs WHERE user_id = ?', [userId]);
+    const result = await server.client.db.sql<{ userId: string; title: string }>(
+      'SELECT user_id, title FROM jobs WHERE user_id = ?',
+      [userId],
+    );
     expect(result.rows).toEqual([{ userId, title: 'From SQL' }]);
     expect(result.columns).toEqual(['user_id', 'title']);
     expect(result.rowCount).toBe(1);
@@ -179,13 +199,25 @@ describe('sql and batch (service key)', () => {
   it('batch runs statements in write mode by default and camelCases each result', async () => {
     const userId = unique('u');
     const result = await server.client.db.batch([
-      { sql: "INSERT INTO jobs (id, user_id, title, description) VALUES (?, ?, 'B1', 'd')", args: [`${userId}-1`, userId] },
-      { sql: "INSERT INTO jobs (id, user_id, title, description) VALUES (?, ?, 'B2', 'd')", args: [`${userId}-2`, userId] },
+      {
+        sql: "INSERT INTO jobs (id, user_id, title, description) VALUES (?, ?, 'B1', 'd')",
+        args: [`${userId}-1`, userId],
+      },
+      {
+        sql: "INSERT INTO jobs (id, user_id, title, description) VALUES (?, ?, 'B2', 'd')",
+        args: [`${userId}-2`, userId],
+      },
       { sql: 'SELECT id, user_id FROM jobs WHERE user_id = ? ORDER BY id', args: [userId] },
     ]);
     expect(result.results).toHaveLength(3);
-    expect(result.results[2]?.rows).toEqual([{ id: `${userId}-1`, userId }, { id: `${userId}-2`, userId }]);
-    const read = await server.client.db.batch([{ sql: 'SELECT count(*)::int AS job_count FROM jobs WHERE user_id = ?', args: [userId] }], 'read');
+    expect(result.results[2]?.rows).toEqual([
+      { id: `${userId}-1`, userId },
+      { id: `${userId}-2`, userId },
+    ]);
+    const read = await server.client.db.batch(
+      [{ sql: 'SELECT count(*)::int AS job_count FROM jobs WHERE user_id = ?', args: [userId] }],
+      'read',
+    );
     expect(read.results[0]?.rows).toEqual([{ jobCount: 2 }]);
   });
 });
@@ -214,14 +246,22 @@ describe('errors', () => {
   it('no credentials or a wrong key is a 401', async () => {
     const anonymous = createClient<Tables>({ projectId: server.projectId, baseUrl: server.url });
     expect((await failure(anonymous.db.jobs.list())).status).toBe(401);
-    const wrongKey = createClient<Tables>({ projectId: server.projectId, baseUrl: server.url, secretKey: 'blnk_sk_wrong' });
+    const wrongKey = createClient<Tables>({
+      projectId: server.projectId,
+      baseUrl: server.url,
+      secretKey: 'blnk_sk_wrong',
+    });
     const error = await failure(wrongKey.db.jobs.list());
     expect(error.status).toBe(401);
     expect(error.code).toMatch(/^[A-Z_]+$/);
   });
 
   it('another project id is a 404', async () => {
-    const other = createClient<Tables>({ projectId: 'another-project', baseUrl: server.url, secretKey: server.serviceKey });
+    const other = createClient<Tables>({
+      projectId: 'another-project',
+      baseUrl: server.url,
+      secretKey: server.serviceKey,
+    });
     expect((await failure(other.db.jobs.list())).status).toBe(404);
   });
 
@@ -232,7 +272,11 @@ describe('errors', () => {
   });
 
   it('an unreachable server is a status-0 NETWORK_ERROR', async () => {
-    const offline = createClient<Tables>({ projectId: server.projectId, baseUrl: 'http://127.0.0.1:9', secretKey: 'k' });
+    const offline = createClient<Tables>({
+      projectId: server.projectId,
+      baseUrl: 'http://127.0.0.1:9',
+      secretKey: 'k',
+    });
     const error = await failure(offline.db.jobs.list());
     expect([error.status, error.code]).toEqual([0, 'NETWORK_ERROR']);
     expect(error.message).toMatch(/^Network request failed: /);

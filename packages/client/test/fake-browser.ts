@@ -50,7 +50,11 @@ export function fakeWindow(href: string, options: { embedded?: boolean } = {}) {
     popups,
     open: vi.fn((url: string) => {
       if (win.blockPopups) return null;
-      const popup: FakePopup = { opener: win.popupOpener === 'self' ? win : null, closed: false, close: () => void (popup.closed = true) };
+      const popup: FakePopup = {
+        opener: win.popupOpener === 'self' ? win : null,
+        closed: false,
+        close: () => void (popup.closed = true),
+      };
       popups.push({ url, popup });
       return popup;
     }),

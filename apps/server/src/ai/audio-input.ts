@@ -8,7 +8,8 @@ const unsupported = () => new ApiError('VALIDATION_ERROR', 'Unsupported audio in
 
 function checked(bytes: Uint8Array): Uint8Array {
   if (bytes.length === 0) throw required();
-  if (bytes.length > MAX_AUDIO_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE', `Audio must be at most ${MAX_AUDIO_BYTES / 1024 / 1024} MB`);
+  if (bytes.length > MAX_AUDIO_BYTES)
+    throw new ApiError('PAYLOAD_TOO_LARGE', `Audio must be at most ${MAX_AUDIO_BYTES / 1024 / 1024} MB`);
   return bytes;
 }
 

@@ -13,7 +13,11 @@ let blink: ReturnType<typeof createClient>;
 beforeAll(async () => {
   peer = await startOpenAiPeer();
   const server = await startAiApp({ peer });
-  blink = createClient({ projectId: server.projectId, authRequired: false, auth: { mode: 'headless', authUrl: server.url } });
+  blink = createClient({
+    projectId: server.projectId,
+    authRequired: false,
+    auth: { mode: 'headless', authUrl: server.url },
+  });
   const http = (blink as unknown as { _httpClient: { coreUrl: string; authUrl: string } })._httpClient;
   http.coreUrl = server.url;
   http.authUrl = server.url;
@@ -25,27 +29,57 @@ describe('@blinkdotnew/sdk ai against FieldAssist', () => {
   it('streamText gets each chunk, the finish reason and the usage', async () => {
     peer.set({ reply: 'Check the fuse.' });
     const chunks: string[] = [];
-    const result = await blink.ai.streamText({ prompt: 'Unit dead?', model: 'gpt-4.1-mini', maxTokens: 2000 }, (chunk) => chunks.push(chunk));
+    const result = await blink.ai.streamText(
+      { prompt: 'Unit dead?', model: 'gpt-4.1-mini', maxTokens: 2000 },
+      (chunk) => chunks.push(chunk),
+    );
     expect(chunks).toEqual(['Check ', 'the ', 'fuse.']);
-    expect(result).toMatchObject({ text: 'Check the fuse.', finishReason: 'stop', usage: { promptTokens: 2, completionTokens: 3, totalTokens: 5 } });
+    expect(result).toMatchObject({
+      text: 'Check the fuse.',
+      finishReason: 'stop',
+      usage: { promptTokens: 2, completionTokens: 3, totalTokens: 5 },
+    });
   });
 
   it('generateText, generateObject and streamObject', async () => {
     peer.set({ reply: 'Yes.', object: { title: 'T', technology: 'Pumps', datePublished: 'Unknown' } });
     expect((await blink.ai.generateText({ prompt: 'Ok?' })).text).toBe('Yes.');
-    const schema = { type: 'object', properties: { title: { type: 'string' }, technology: { type: 'string' }, datePublished: { type: 'string' } }, required: ['title'] };
-    expect((await blink.ai.generateObject({ prompt: 'Extract', schema })).object).toEqual({ title: 'T', technology: 'Pumps', datePublished: 'Unknown' });
-    expect((await blink.ai.streamObject({ prompt: 'Extract', schema }, () => undefined)).object).toEqual({ title: 'T', technology: 'Pumps', datePublished: 'Unknown' });
+    const schema = {
+      type: 'object',
+      properties: { title: { type: 'string' }, technology: { type: 'string' }, datePublished: { type: 'string' } },
+      required: ['title'],
+    };
+    expect((await blink.ai.generateObject({ prompt: 'Extract', schema })).object).toEqual({
+      title: 'T',
+      technology: 'Pumps',
+      datePublished: 'Unknown',
+    });
+    expect((await blink.ai.streamObject({ prompt: 'Extract', schema }, () => undefined)).object).toEqual({
+      title: 'T',
+      technology: 'Pumps',
+      datePublished: 'Unknown',
+    });
   });
 
   it('generateImage, generateSpeech and transcribeAudio', async () => {
-    expect((await blink.ai.generateImage({ prompt: 'A pump' })).data).toEqual([{ url: expect.stringMatching(/\.png$/) }]);
-    expect(await blink.ai.generateSpeech({ text: 'Done' })).toMatchObject({ url: expect.stringMatching(/\.mp3$/), voice: 'alloy', format: 'mp3', mimeType: 'audio/mpeg' });
-    expect((await blink.ai.transcribeAudio({ audio: new Uint8Array(Buffer.from('RIFF....WAVEfmt ')) })).text).toBe(PEER_TRANSCRIPT);
+    expect((await blink.ai.generateImage({ prompt: 'A pump' })).data).toEqual([
+      { url: expect.stringMatching(/\.png$/) },
+    ]);
+    expect(await blink.ai.generateSpeech({ text: 'Done' })).toMatchObject({
+      url: expect.stringMatching(/\.mp3$/),
+      voice: 'alloy',
+      format: 'mp3',
+      mimeType: 'audio/mpeg',
+    });
+    expect((await blink.ai.transcribeAudio({ audio: new Uint8Array(Buffer.from('RIFF....WAVEfmt ')) })).text).toBe(
+      PEER_TRANSCRIPT,
+    );
   });
 
   it('an upstream failure reaches the app as an error with our code, not as an empty answer', async () => {
     peer.failNext(3, { status: 500, retryAfter: 0 });
-    await expect(blink.ai.streamText({ prompt: 'Hi' }, () => undefined)).rejects.toMatchObject({ code: 'AI_PROVIDER_ERROR' });
+    await expect(blink.ai.streamText({ prompt: 'Hi' }, () => undefined)).rejects.toMatchObject({
+      code: 'AI_PROVIDER_ERROR',
+    });
   });
 });

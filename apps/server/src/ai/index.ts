@@ -6,12 +6,27 @@ import { createOpenAiCompatibleProvider } from './openai-compatible.js';
 import type { AiProvider, DownloadFile, SaveGeneratedFile } from './provider.js';
 
 export { createAiRateLimit, registerAiRoutes, type AiRouteDeps } from './routes.js';
-export { openUiMessageStream, uiMessageStreamHeaders, type UiMessagePart, type UiMessageStreamOptions } from './ui-message-stream.js';
+export {
+  openUiMessageStream,
+  uiMessageStreamHeaders,
+  type UiMessagePart,
+  type UiMessageStreamOptions,
+} from './ui-message-stream.js';
 export { NO_MODEL_ANSWER } from './local.js';
 export type * from './provider.js';
 
 /** The settings the AI drivers read (config.ts documents each). */
-export type AiConfig = Pick<Config, 'aiBaseUrl' | 'aiApiKey' | 'aiModel' | 'aiImageModel' | 'aiSpeechModel' | 'aiTranscribeModel' | 'aiTimeoutMs' | 'aiMaxOutputTokens'>;
+export type AiConfig = Pick<
+  Config,
+  | 'aiBaseUrl'
+  | 'aiApiKey'
+  | 'aiModel'
+  | 'aiImageModel'
+  | 'aiSpeechModel'
+  | 'aiTranscribeModel'
+  | 'aiTimeoutMs'
+  | 'aiMaxOutputTokens'
+>;
 
 export interface AiProviderDeps {
   /** Stores generated images and speech; returns the public URL (the storage module). */

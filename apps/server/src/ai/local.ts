@@ -17,7 +17,14 @@ async function* fixedAnswer(): AsyncGenerator<AiTextPart> {
 
 const UNKNOWN = 'Unknown';
 
-type SchemaNode = { type?: unknown; enum?: unknown[]; const?: unknown; default?: unknown; properties?: Record<string, unknown>; required?: string[] };
+type SchemaNode = {
+  type?: unknown;
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  properties?: Record<string, unknown>;
+  required?: string[];
+};
 
 /** A placeholder of the schema's type: 'Unknown', 0, false, [], or an object of its required properties. */
 export function placeholderFor(schema: SchemaNode): unknown {
@@ -37,7 +44,9 @@ export function placeholderFor(schema: SchemaNode): unknown {
     case 'null':
       return null;
     case 'object':
-      return Object.fromEntries((schema.required ?? []).map((key) => [key, placeholderFor((schema.properties?.[key] ?? {}) as SchemaNode)]));
+      return Object.fromEntries(
+        (schema.required ?? []).map((key) => [key, placeholderFor((schema.properties?.[key] ?? {}) as SchemaNode)]),
+      );
     default:
       return UNKNOWN;
   }

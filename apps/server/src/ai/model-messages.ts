@@ -2,12 +2,16 @@ import type { ModelMessage, UserContent } from 'ai';
 import type { AiMessage, DownloadFile } from './provider.js';
 
 const textOf = (content: AiMessage['content']) =>
-  typeof content === 'string' ? content : content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+  typeof content === 'string'
+    ? content
+    : content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 
 /** The bytes of a base64 `data:` URL (the chat sends its photo inline), or undefined. */
 function dataUrlFile(url: string): { bytes: Uint8Array; contentType?: string } | undefined {
   const match = /^data:([^;,]*);base64,/i.exec(url);
-  return match ? { bytes: Buffer.from(url.slice(match[0].length), 'base64'), contentType: match[1] || undefined } : undefined;
+  return match
+    ? { bytes: Buffer.from(url.slice(match[0].length), 'base64'), contentType: match[1] || undefined }
+    : undefined;
 }
 
 /**
@@ -21,13 +25,17 @@ export async function toModelPrompt(
   downloadFile: DownloadFile,
   signal?: AbortSignal,
 ): Promise<{ system?: string; messages: ModelMessage[] }> {
-  const systemTexts = [system, ...messages.filter((m) => m.role === 'system').map((m) => textOf(m.content))].filter((t): t is string => !!t);
+  const systemTexts = [system, ...messages.filter((m) => m.role === 'system').map((m) => textOf(m.content))].filter(
+    (t): t is string => !!t,
+  );
   const converted = await Promise.all(
     messages
       .filter((m) => m.role !== 'system')
       .map(async (message): Promise<ModelMessage> => {
         if (message.role === 'assistant' || typeof message.content === 'string') {
-          return message.role === 'assistant' ? { role: 'assistant', content: textOf(message.content) } : { role: 'user', content: textOf(message.content) };
+          return message.role === 'assistant'
+            ? { role: 'assistant', content: textOf(message.content) }
+            : { role: 'user', content: textOf(message.content) };
         }
         const content: UserContent = await Promise.all(
           message.content.map(async (part) => {

@@ -18,21 +18,31 @@ afterAll(() => peer.close());
 beforeEach(() => peer.reset());
 
 function post(route: string, body: unknown, headers: Record<string, string> = server.user.headers) {
-  return fetch(`${server.url}/api/ai/${server.projectId}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(`${server.url}/api/ai/${server.projectId}/${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
-
 
 describe('POST /api/ai/:projectId/text, streamed', () => {
   it('relays the answer in the UI message stream framing, chunk by chunk as the peer sends it', async () => {
     peer.set({ reply: 'Check the condenser fan first.', chunkDelayMs: 120 });
-    const response = await post('text', { prompt: '', messages: [{ role: 'user', content: 'Why is the unit noisy?' }], stream: true, model: 'gpt-4.1-mini', maxTokens: 2000 });
+    const response = await post('text', {
+      prompt: '',
+      messages: [{ role: 'user', content: 'Why is the unit noisy?' }],
+      stream: true,
+      model: 'gpt-4.1-mini',
+      maxTokens: 2000,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
 
     let peerStateAtFirstDelta: { active: number; completed: number } | undefined;
     const lines = await readSseLines(response, (line) => {
-      if (!peerStateAtFirstDelta && line.includes('"text-delta"')) peerStateAtFirstDelta = { active: peer.activeStreams, completed: peer.completedStreams };
+      if (!peerStateAtFirstDelta && line.includes('"text-delta"'))
+        peerStateAtFirstDelta = { active: peer.activeStreams, completed: peer.completedStreams };
     });
     // The first delta reached us while the peer was still writing the rest.
     expect(peerStateAtFirstDelta).toEqual({ active: 1, completed: 0 });
@@ -46,7 +56,11 @@ describe('POST /api/ai/:projectId/text, streamed', () => {
       ['Check ', 'the ', 'condenser ', 'fan ', 'first.'].map((delta) => ({ type: 'text-delta', id: 'text-0', delta })),
     );
     expect(parts.at(-2)).toEqual({ type: 'text-end', id: 'text-0' });
-    expect(parts.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', usage: { promptTokens: 5, completionTokens: 5, totalTokens: 10 } });
+    expect(parts.at(-1)).toEqual({
+      type: 'finish',
+      finishReason: 'stop',
+      usage: { promptTokens: 5, completionTokens: 5, totalTokens: 10 },
+    });
     expect(frames.at(-1)).toBe('data: [DONE]');
     // Every frame is one `data: ` line followed by a blank line.
     expect(lines.filter((l, i) => l.startsWith('data: ') && lines[i + 1] !== '')).toEqual([]);
@@ -55,7 +69,12 @@ describe('POST /api/ai/:projectId/text, streamed', () => {
   it('sends the server model, the capped output limit and the prompt the client wrote', async () => {
     const response = await post('text', {
       system: 'You help technicians.',
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Reset code E4?' }, { role: 'assistant', content: 'Which unit?' }, { role: 'user', content: 'RTU-7' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Reset code E4?' },
+        { role: 'assistant', content: 'Which unit?' },
+        { role: 'user', content: 'RTU-7' },
+      ],
       stream: true,
       model: 'gpt-4.1-mini',
       maxTokens: 50_000,
@@ -63,7 +82,13 @@ describe('POST /api/ai/:projectId/text, streamed', () => {
     });
     await readSseLines(response);
     const [sent] = peer.chatRequests();
-    expect(sent).toMatchObject({ model: 'peer-model', max_tokens: 2000, temperature: 0.2, stream: true, stream_options: { include_usage: true } });
+    expect(sent).toMatchObject({
+      model: 'peer-model',
+      max_tokens: 2000,
+      temperature: 0.2,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(sent!.messages).toEqual([
       { role: 'system', content: 'You help technicians.\n\nBe brief.' },
       { role: 'user', content: 'Reset code E4?' },
@@ -75,7 +100,10 @@ describe('POST /api/ai/:projectId/text, streamed', () => {
 
   it('downloads message images on the server and sends the model their bytes', async () => {
     server.downloads.set('https://files.example.com/unit/photo.png', { bytes: PEER_PNG, contentType: 'image/png' });
-    const content = [{ type: 'text', text: 'What is this part?' }, { type: 'image', image: 'https://files.example.com/unit/photo.png' }];
+    const content = [
+      { type: 'text', text: 'What is this part?' },
+      { type: 'image', image: 'https://files.example.com/unit/photo.png' },
+    ];
     const response = await post('text', { messages: [{ role: 'user', content }], stream: false });
     expect(response.status).toBe(200);
     expect(peer.chatRequests()[0]!.messages[0]!.content).toEqual([
@@ -88,7 +116,12 @@ describe('POST /api/ai/:projectId/text, streamed', () => {
     peer.failNext(1, { status: 429, retryAfter: 0 });
     const response = await post('text', { prompt: 'Hi', stream: true });
     expect(response.status).toBe(200);
-    expect(dataParts(await readSseLines(response)).filter((p) => p.type === 'text-delta').map((p) => p.delta).join('')).toBe('Hello from the peer.');
+    expect(
+      dataParts(await readSseLines(response))
+        .filter((p) => p.type === 'text-delta')
+        .map((p) => p.delta)
+        .join(''),
+    ).toBe('Hello from the peer.');
     expect(peer.chatRequests()).toHaveLength(2);
   });
 
@@ -98,7 +131,9 @@ describe('POST /api/ai/:projectId/text, streamed', () => {
     expect(response.status).toBe(502);
     expect(response.headers.get('content-type')).toContain('application/json');
     expect(await response.json()).toEqual({
-      error: 'The AI provider failed: HTTP 500: model overloaded', message: 'The AI provider failed: HTTP 500: model overloaded', code: 'AI_PROVIDER_ERROR',
+      error: 'The AI provider failed: HTTP 500: model overloaded',
+      message: 'The AI provider failed: HTTP 500: model overloaded',
+      code: 'AI_PROVIDER_ERROR',
     });
     expect(peer.chatRequests()).toHaveLength(3);
   });
@@ -107,7 +142,9 @@ describe('POST /api/ai/:projectId/text, streamed', () => {
     peer.failNext(1, { status: 401, message: 'Incorrect API key provided: sk-****' });
     const response = await post('text', { prompt: 'Hi', stream: false });
     expect(response.status).toBe(502);
-    expect((await response.json()).message).toBe("The AI provider failed: it refused the server's credentials (HTTP 401)");
+    expect((await response.json()).message).toBe(
+      "The AI provider failed: it refused the server's credentials (HTTP 401)",
+    );
   });
 
   it('an upstream rate limit that outlasts the retries is our 429 RATE_LIMITED', async () => {
@@ -134,7 +171,10 @@ describe('a client that goes away', () => {
     peer.set({ reply: 'one two three four five six seven eight', chunkDelayMs: 150 });
     const controller = new AbortController();
     const response = await fetch(`${server.url}/api/ai/${server.projectId}/text`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...server.user.headers }, body: JSON.stringify({ prompt: 'Hi', stream: true }), signal: controller.signal,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...server.user.headers },
+      body: JSON.stringify({ prompt: 'Hi', stream: true }),
+      signal: controller.signal,
     });
     const reader = response.body!.getReader();
     let received = '';
@@ -149,30 +189,61 @@ describe('POST /api/ai/:projectId/text, whole', () => {
   it('answers {text, finishReason, usage}', async () => {
     peer.set({ reply: 'Bleed the radiator.' });
     const response = await post('text', { prompt: 'Cold radiator?', stream: false });
-    expect(await response.json()).toEqual({ text: 'Bleed the radiator.', finishReason: 'stop', usage: { promptTokens: 2, completionTokens: 3, totalTokens: 5 } });
+    expect(await response.json()).toEqual({
+      text: 'Bleed the radiator.',
+      finishReason: 'stop',
+      usage: { promptTokens: 2, completionTokens: 3, totalTokens: 5 },
+    });
   });
 });
 
 describe('the driver on its own', () => {
   const provider = (timeoutMs: number) =>
     createOpenAiCompatibleProvider({
-      baseUrl: peer.baseUrl, model: 'peer-model', imageModel: 'i', speechModel: 's', transcribeModel: 't', timeoutMs, maxOutputTokens: 100,
-      saveGeneratedFile: async () => 'unused', downloadFile: async () => {
+      baseUrl: peer.baseUrl,
+      model: 'peer-model',
+      imageModel: 'i',
+      speechModel: 's',
+      transcribeModel: 't',
+      timeoutMs,
+      maxOutputTokens: 100,
+      saveGeneratedFile: async () => 'unused',
+      downloadFile: async () => {
         throw new Error('no download expected');
       },
     });
 
   it('sends an inline data: URL image as it is, downloading nothing', async () => {
     const image = `data:image/png;base64,${PEER_PNG.toString('base64')}`;
-    await provider(5000).generateText({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Photo' }, { type: 'image', image }] }], maxTokens: 10 });
-    expect(peer.chatRequests()[0]!.messages[0]!.content).toEqual([{ type: 'text', text: 'Photo' }, { type: 'image_url', image_url: { url: image } }]);
+    await provider(5000).generateText({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Photo' },
+            { type: 'image', image },
+          ],
+        },
+      ],
+      maxTokens: 10,
+    });
+    expect(peer.chatRequests()[0]!.messages[0]!.content).toEqual([
+      { type: 'text', text: 'Photo' },
+      { type: 'image_url', image_url: { url: image } },
+    ]);
   });
 
   it('gives up on a silent upstream with AI_TIMEOUT, never a hang', async () => {
     peer.set({ responseDelayMs: 1500 });
-    const error = await provider(300).generateText({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 10 }).catch((e: unknown) => e);
+    const error = await provider(300)
+      .generateText({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 10 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'AI_TIMEOUT', status: 504, message: 'The AI provider did not answer within 0.3 s' });
+    expect(error).toMatchObject({
+      code: 'AI_TIMEOUT',
+      status: 504,
+      message: 'The AI provider did not answer within 0.3 s',
+    });
   });
 
   it('times each wait of a stream, not its whole length', async () => {
@@ -183,11 +254,22 @@ describe('the driver on its own', () => {
 
   it('an unreachable upstream is a clean 502', async () => {
     const unreachable = createOpenAiCompatibleProvider({
-      baseUrl: 'http://127.0.0.1:9/v1', model: 'm', imageModel: 'i', speechModel: 's', transcribeModel: 't', timeoutMs: 5000, maxOutputTokens: 10, maxRetries: 0,
-      saveGeneratedFile: async () => 'unused', downloadFile: async () => ({ bytes: new Uint8Array() }),
+      baseUrl: 'http://127.0.0.1:9/v1',
+      model: 'm',
+      imageModel: 'i',
+      speechModel: 's',
+      transcribeModel: 't',
+      timeoutMs: 5000,
+      maxOutputTokens: 10,
+      maxRetries: 0,
+      saveGeneratedFile: async () => 'unused',
+      downloadFile: async () => ({ bytes: new Uint8Array() }),
     });
-    await expect(unreachable.generateText({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 10 })).rejects.toMatchObject({
-      code: 'AI_PROVIDER_ERROR', message: 'The AI provider failed: it could not be reached',
+    await expect(
+      unreachable.generateText({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 10 }),
+    ).rejects.toMatchObject({
+      code: 'AI_PROVIDER_ERROR',
+      message: 'The AI provider failed: it could not be reached',
     });
   });
 });
@@ -195,16 +277,34 @@ describe('the driver on its own', () => {
 describe('POST /api/ai/:projectId/object', () => {
   const schema = {
     type: 'object',
-    properties: { title: { type: 'string' }, technology: { type: 'string' }, datePublished: { type: 'string' }, partNumber: { type: 'string' } },
+    properties: {
+      title: { type: 'string' },
+      technology: { type: 'string' },
+      datePublished: { type: 'string' },
+      partNumber: { type: 'string' },
+    },
     required: ['title', 'technology', 'datePublished'],
   };
 
   it('asks the peer for structured output and answers {object, finishReason, usage}', async () => {
     const object = { title: 'RTU manual', technology: 'HVAC', datePublished: '2021', partNumber: 'PN-1' };
     peer.set({ object });
-    const response = await post('object', { prompt: 'Extract the metadata from this text: RTU manual', schema, fileName: 'PN-1_RTU.pdf', stream: false });
+    const response = await post('object', {
+      prompt: 'Extract the metadata from this text: RTU manual',
+      schema,
+      fileName: 'PN-1_RTU.pdf',
+      stream: false,
+    });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ object, finishReason: 'stop', usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number), totalTokens: expect.any(Number) } });
+    expect(await response.json()).toEqual({
+      object,
+      finishReason: 'stop',
+      usage: {
+        promptTokens: expect.any(Number),
+        completionTokens: expect.any(Number),
+        totalTokens: expect.any(Number),
+      },
+    });
     const [sent] = peer.chatRequests();
     expect(sent!.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema, strict: false } });
     expect(JSON.stringify(sent!.messages)).toContain('File name: PN-1_RTU.pdf');
@@ -238,7 +338,10 @@ describe('images, speech and transcription', () => {
     // One image per upstream call: the SDK splits n by what the model takes per call.
     expect(peer.requests).toHaveLength(2);
     for (const request of peer.requests) {
-      expect(request).toMatchObject({ path: '/v1/images/generations', body: { model: 'peer-image', prompt: 'A labelled diagram of a heat pump', n: 1, size: '1024x1024' } });
+      expect(request).toMatchObject({
+        path: '/v1/images/generations',
+        body: { model: 'peer-image', prompt: 'A labelled diagram of a heat pump', n: 1, size: '1024x1024' },
+      });
     }
   });
 
@@ -246,15 +349,26 @@ describe('images, speech and transcription', () => {
     server.downloads.set('https://files.example.com/a.jpg', { bytes: PEER_PNG, contentType: 'image/png' });
     const response = await post('image', { prompt: 'Circle the valve', images: ['https://files.example.com/a.jpg'] });
     expect(response.status).toBe(200);
-    expect(peer.requests[0]).toMatchObject({ path: '/v1/images/edits', body: { model: 'peer-image', prompt: 'Circle the valve' } });
+    expect(peer.requests[0]).toMatchObject({
+      path: '/v1/images/edits',
+      body: { model: 'peer-image', prompt: 'Circle the valve' },
+    });
   });
 
   it('speaks text into a stored audio file', async () => {
     const response = await post('speech', { text: 'Turn off the breaker.', voice: 'nova' });
     const body = await response.json();
-    expect(body).toEqual({ url: expect.stringMatching(storedFileUrl(/[0-9a-f-]{36}\.mp3/)), voice: 'nova', format: 'mp3', mimeType: 'audio/mpeg' });
+    expect(body).toEqual({
+      url: expect.stringMatching(storedFileUrl(/[0-9a-f-]{36}\.mp3/)),
+      voice: 'nova',
+      format: 'mp3',
+      mimeType: 'audio/mpeg',
+    });
     expect((await server.readStored(body.url)).toString()).toBe('ID3 peer speech: Turn off the breaker.');
-    expect(peer.requests[0]).toMatchObject({ path: '/v1/audio/speech', body: { model: 'peer-speech', input: 'Turn off the breaker.', voice: 'nova', response_format: 'mp3' } });
+    expect(peer.requests[0]).toMatchObject({
+      path: '/v1/audio/speech',
+      body: { model: 'peer-speech', input: 'Turn off the breaker.', voice: 'nova', response_format: 'mp3' },
+    });
   });
 
   it('transcribes audio sent as byte values, base64 or a data URL', async () => {
@@ -262,13 +376,26 @@ describe('images, speech and transcription', () => {
     for (const audio of [Array.from(wav), wav.toString('base64'), `data:audio/wav;base64,${wav.toString('base64')}`]) {
       const response = await post('transcribe', { audio, language: 'en' });
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ text: PEER_TRANSCRIPT, transcript: PEER_TRANSCRIPT, language: 'en', duration: 1.5, segments: [{ text: PEER_TRANSCRIPT, start: 0, end: 1.5 }] });
+      expect(await response.json()).toEqual({
+        text: PEER_TRANSCRIPT,
+        transcript: PEER_TRANSCRIPT,
+        language: 'en',
+        duration: 1.5,
+        segments: [{ text: PEER_TRANSCRIPT, start: 0, end: 1.5 }],
+      });
     }
-    expect(peer.requests[0]!.body).toMatchObject({ model: 'peer-transcribe', language: 'en', file: { size: wav.length } });
+    expect(peer.requests[0]!.body).toMatchObject({
+      model: 'peer-transcribe',
+      language: 'en',
+      file: { size: wav.length },
+    });
   });
 
   it('transcribes audio at a URL, downloaded by the server', async () => {
-    server.downloads.set('https://files.example.com/voice-note.wav', { bytes: Buffer.from('RIFF....WAVEfmt '), contentType: 'audio/wav' });
+    server.downloads.set('https://files.example.com/voice-note.wav', {
+      bytes: Buffer.from('RIFF....WAVEfmt '),
+      contentType: 'audio/wav',
+    });
     const response = await post('transcribe', { audio: 'https://files.example.com/voice-note.wav' });
     expect((await response.json()).text).toBe(PEER_TRANSCRIPT);
     expect(peer.requests[0]!.body).toMatchObject({ file: { size: 16 } });

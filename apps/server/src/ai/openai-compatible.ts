@@ -53,15 +53,23 @@ const usageOf = (usage: LanguageModelUsage | undefined): AiUsage => {
   return { promptTokens, completionTokens, totalTokens: usage?.totalTokens ?? promptTokens + completionTokens };
 };
 
-const extensionOf = (mediaType: string) => ({ 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' })[mediaType] ?? 'png';
+const extensionOf = (mediaType: string) =>
+  ({ 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' })[mediaType] ?? 'png';
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions): AiProvider {
   const { timeoutMs, downloadFile, saveGeneratedFile } = options;
   const maxRetries = options.maxRetries ?? 2;
   const baseURL = options.baseUrl.replace(/\/+$/, '');
-  const chat = createOpenAICompatible({ name: 'upstream', baseURL, apiKey: options.apiKey, includeUsage: true, supportsStructuredOutputs: true });
+  const chat = createOpenAICompatible({
+    name: 'upstream',
+    baseURL,
+    apiKey: options.apiKey,
+    includeUsage: true,
+    supportsStructuredOutputs: true,
+  });
   // An explicit (possibly empty) key: the SDK must not fall back to OPENAI_API_KEY from the environment.
   const media = createOpenAI({ name: 'upstream', baseURL, apiKey: options.apiKey ?? '' });
 
@@ -93,7 +101,8 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
       for await (const part of result.fullStream) {
         deadline.touch();
         if (part.type === 'text-delta' && part.text) yield { type: 'text-delta', delta: part.text };
-        else if (part.type === 'finish') yield { type: 'finish', finishReason: part.finishReason, usage: usageOf(part.totalUsage) };
+        else if (part.type === 'finish')
+          yield { type: 'finish', finishReason: part.finishReason, usage: usageOf(part.totalUsage) };
         else if (part.type === 'error') throw part.error;
         else if (part.type === 'abort') throw deadline.signal.reason;
         deadline.touch(); // the time the consumer took to take the part is not the upstream's
@@ -141,14 +150,28 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
           abortSignal,
         });
         const urls = await Promise.all(
-          result.images.map((image) => saveGeneratedFile(image.uint8Array, image.mediaType, `ai-images/${randomUUID()}.${extensionOf(image.mediaType)}`)),
+          result.images.map((image) =>
+            saveGeneratedFile(
+              image.uint8Array,
+              image.mediaType,
+              `ai-images/${randomUUID()}.${extensionOf(image.mediaType)}`,
+            ),
+          ),
         );
         return { urls };
       }),
 
     generateSpeech: ({ text, voice, format, speed, signal }) =>
       call(signal, async (abortSignal) => {
-        const result = await generateSpeech({ model: media.speech(options.speechModel), text, voice, outputFormat: format, speed, maxRetries, abortSignal });
+        const result = await generateSpeech({
+          model: media.speech(options.speechModel),
+          text,
+          voice,
+          outputFormat: format,
+          speed,
+          maxRetries,
+          abortSignal,
+        });
         const mimeType = speechMimeTypes[format];
         const url = await saveGeneratedFile(result.audio.uint8Array, mimeType, `ai-speech/${randomUUID()}.${format}`);
         return { url, mimeType };

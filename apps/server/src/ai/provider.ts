@@ -19,8 +19,7 @@ export interface AiUsage {
 
 /** A streamed answer: text deltas in order, then exactly one finish part. */
 export type AiTextPart =
-  | { type: 'text-delta'; delta: string }
-  | { type: 'finish'; finishReason: AiFinishReason; usage: AiUsage };
+  { type: 'text-delta'; delta: string } | { type: 'finish'; finishReason: AiFinishReason; usage: AiUsage };
 
 export interface StreamTextInput {
   system?: string;
@@ -38,7 +37,10 @@ export interface TextResult {
 }
 
 /** A JSON Schema whose top level is `type: "object"` (the routes refuse anything else). */
-export type JsonObjectSchema = { type: 'object'; properties?: Record<string, unknown>; required?: string[] } & Record<string, unknown>;
+export type JsonObjectSchema = { type: 'object'; properties?: Record<string, unknown>; required?: string[] } & Record<
+  string,
+  unknown
+>;
 
 export interface GenerateObjectInput {
   prompt: string;
@@ -76,7 +78,12 @@ export type SpeechFormat = 'mp3' | 'opus' | 'aac' | 'flac' | 'wav' | 'pcm';
 
 /** PLATFORM_API.md 5.6: the MIME type of each speech format. */
 export const speechMimeTypes: Record<SpeechFormat, string> = {
-  mp3: 'audio/mpeg', opus: 'audio/opus', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm',
+  mp3: 'audio/mpeg',
+  opus: 'audio/opus',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  wav: 'audio/wav',
+  pcm: 'audio/pcm',
 };
 
 export interface TranscribeInput {

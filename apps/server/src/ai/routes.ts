@@ -35,7 +35,8 @@ export function createAiRateLimit(app: FastifyInstance, perMinute: number): preH
   return app.rateLimit({
     max: perMinute,
     timeWindow: 60_000,
-    keyGenerator: (request: FastifyRequest) => (request.caller.kind === 'user' ? `ai:${request.caller.userId}` : `ai-ip:${request.ip}`),
+    keyGenerator: (request: FastifyRequest) =>
+      request.caller.kind === 'user' ? `ai:${request.caller.userId}` : `ai-ip:${request.ip}`,
     // Server-side jobs with the service key are not a user to protect the quota from.
     allowList: (request: FastifyRequest) => request.caller.kind === 'service',
   });
@@ -71,41 +72,75 @@ export function registerAiRoutes(app: FastifyInstance, { provider, rateLimit, co
   // Signed in first (401), then the budget (429), then the body (400).
   const guards = [signedIn, rateLimit];
 
-  typed.post('/api/ai/:projectId/text', { preValidation: guards, schema: { body: ZTextBody } }, async (request, reply) => {
-    checkTextBody(request.body);
-    const input = textInput(request.body, config.aiMaxOutputTokens, clientSignal(reply));
-    if (!request.body.stream) return provider.generateText(input);
-    const onError = (error: unknown) => {
-      if (!input.signal?.aborted) request.log.warn({ err: error }, 'AI text stream failed after it opened');
-    };
-    const stream = await openUiMessageStream(provider.streamText(input), { onError });
-    return reply.headers(uiMessageStreamHeaders).send(stream);
-  });
+  typed.post(
+    '/api/ai/:projectId/text',
+    { preValidation: guards, schema: { body: ZTextBody } },
+    async (request, reply) => {
+      checkTextBody(request.body);
+      const input = textInput(request.body, config.aiMaxOutputTokens, clientSignal(reply));
+      if (!request.body.stream) return provider.generateText(input);
+      const onError = (error: unknown) => {
+        if (!input.signal?.aborted) request.log.warn({ err: error }, 'AI text stream failed after it opened');
+      };
+      const stream = await openUiMessageStream(provider.streamText(input), { onError });
+      return reply.headers(uiMessageStreamHeaders).send(stream);
+    },
+  );
 
-  typed.post('/api/ai/:projectId/object', { preValidation: guards, schema: { body: ZObjectBody } }, async (request, reply) => {
-    const body = request.body;
-    checkObjectBody(body);
-    const result = await provider.generateObject({ prompt: body.prompt, schema: body.schema, system: body.system, fileName: body.fileName, signal: clientSignal(reply) });
-    // PLATFORM_API.md 5.4: a streamed object is the bare JSON text of the final object.
-    if (body.stream) return reply.type('text/plain; charset=utf-8').send(JSON.stringify(result.object));
-    return result;
-  });
+  typed.post(
+    '/api/ai/:projectId/object',
+    { preValidation: guards, schema: { body: ZObjectBody } },
+    async (request, reply) => {
+      const body = request.body;
+      checkObjectBody(body);
+      const result = await provider.generateObject({
+        prompt: body.prompt,
+        schema: body.schema,
+        system: body.system,
+        fileName: body.fileName,
+        signal: clientSignal(reply),
+      });
+      // PLATFORM_API.md 5.4: a streamed object is the bare JSON text of the final object.
+      if (body.stream) return reply.type('text/plain; charset=utf-8').send(JSON.stringify(result.object));
+      return result;
+    },
+  );
 
-  typed.post('/api/ai/:projectId/image', { preValidation: guards, schema: { body: ZImageBody } }, async (request, reply) => {
-    const body = request.body;
-    checkImageBody(body);
-    const size = body.size as `${number}x${number}` | undefined;
-    const { urls } = await provider.generateImage({ prompt: body.prompt, n: body.n, size, images: body.images, signal: clientSignal(reply) });
-    return { data: urls.map((url) => ({ url })), created: Math.floor(Date.now() / 1000) };
-  });
+  typed.post(
+    '/api/ai/:projectId/image',
+    { preValidation: guards, schema: { body: ZImageBody } },
+    async (request, reply) => {
+      const body = request.body;
+      checkImageBody(body);
+      const size = body.size as `${number}x${number}` | undefined;
+      const { urls } = await provider.generateImage({
+        prompt: body.prompt,
+        n: body.n,
+        size,
+        images: body.images,
+        signal: clientSignal(reply),
+      });
+      return { data: urls.map((url) => ({ url })), created: Math.floor(Date.now() / 1000) };
+    },
+  );
 
-  typed.post('/api/ai/:projectId/speech', { preValidation: guards, schema: { body: ZSpeechBody } }, async (request, reply) => {
-    const body = request.body;
-    checkSpeechBody(body);
-    const format = body.response_format;
-    const { url } = await provider.generateSpeech({ text: body.text, voice: body.voice, format, speed: body.speed, signal: clientSignal(reply) });
-    return { url, voice: body.voice, format, mimeType: speechMimeTypes[format] };
-  });
+  typed.post(
+    '/api/ai/:projectId/speech',
+    { preValidation: guards, schema: { body: ZSpeechBody } },
+    async (request, reply) => {
+      const body = request.body;
+      checkSpeechBody(body);
+      const format = body.response_format;
+      const { url } = await provider.generateSpeech({
+        text: body.text,
+        voice: body.voice,
+        format,
+        speed: body.speed,
+        signal: clientSignal(reply),
+      });
+      return { url, voice: body.voice, format, mimeType: speechMimeTypes[format] };
+    },
+  );
 
   typed.post(
     '/api/ai/:projectId/transcribe',
@@ -113,7 +148,13 @@ export function registerAiRoutes(app: FastifyInstance, { provider, rateLimit, co
     async (request, reply) => {
       const audio = decodeAudioInput(request.body.audio);
       const result = await provider.transcribe({ audio, language: request.body.language, signal: clientSignal(reply) });
-      return { text: result.text, transcript: result.text, language: result.language, duration: result.durationInSeconds, segments: result.segments };
+      return {
+        text: result.text,
+        transcript: result.text,
+        language: result.language,
+        duration: result.durationInSeconds,
+        segments: result.segments,
+      };
     },
   );
 }

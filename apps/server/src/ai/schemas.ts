@@ -49,7 +49,10 @@ export const ZImageBody = z.object({
   prompt: z.string().max(MAX_TEXT).optional(),
   images: z.array(z.string().max(4096)).optional(),
   n: z.number().int().min(1).max(4).default(1),
-  size: z.string().regex(/^\d{2,4}x\d{2,4}$/, 'must look like 1024x1024').optional(),
+  size: z
+    .string()
+    .regex(/^\d{2,4}x\d{2,4}$/, 'must look like 1024x1024')
+    .optional(),
   model: z.string().optional(),
 });
 export type ImageBody = z.infer<typeof ZImageBody>;
@@ -94,11 +97,15 @@ export function checkTextBody(body: TextBody): void {
   if (images > MAX_MESSAGE_IMAGES) throw invalid(`Maximum ${MAX_MESSAGE_IMAGES} images per request`);
 }
 
-export function checkObjectBody(body: ObjectBody): asserts body is ObjectBody & { prompt: string; schema: JsonObjectSchema } {
+export function checkObjectBody(
+  body: ObjectBody,
+): asserts body is ObjectBody & { prompt: string; schema: JsonObjectSchema } {
   if (!body.prompt) throw invalid('Prompt is required');
-  if (body.output !== undefined && body.output !== 'object') throw invalid(`output must be 'object', got '${body.output}'`);
+  if (body.output !== undefined && body.output !== 'object')
+    throw invalid(`output must be 'object', got '${body.output}'`);
   const type = body.schema?.type;
-  if (type !== 'object') throw invalid(`schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(type ?? null)}'`);
+  if (type !== 'object')
+    throw invalid(`schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(type ?? null)}'`);
 }
 
 export function checkImageBody(body: ImageBody): asserts body is ImageBody & { prompt: string } {

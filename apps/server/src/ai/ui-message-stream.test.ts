@@ -50,9 +50,17 @@ describe('openUiMessageStream', () => {
     };
     const plain = await frames(false);
     expect(await frames(true)).toBe(plain);
-    expect(plain.split('\n\n').slice(0, 3)).toEqual(['data: {"type":"start","messageId":"x"}', 'data: {"type":"data-sources","data":[]}', 'data: {"type":"text-start","id":"text-0"}']);
-    expect(plain.endsWith('data: {"type":"text-end","id":"text-0"}\n\ndata: {"type":"data-message","data":{"id":"m1"}}\n\n' +
-      `data: {"type":"finish","finishReason":"stop","usage":${JSON.stringify(usage)}}\n\ndata: [DONE]\n\n`)).toBe(true);
+    expect(plain.split('\n\n').slice(0, 3)).toEqual([
+      'data: {"type":"start","messageId":"x"}',
+      'data: {"type":"data-sources","data":[]}',
+      'data: {"type":"text-start","id":"text-0"}',
+    ]);
+    expect(
+      plain.endsWith(
+        'data: {"type":"text-end","id":"text-0"}\n\ndata: {"type":"data-message","data":{"id":"m1"}}\n\n' +
+          `data: {"type":"finish","finishReason":"stop","usage":${JSON.stringify(usage)}}\n\ndata: [DONE]\n\n`,
+      ),
+    ).toBe(true);
   });
 
   it('stops the producer when the client goes away, without finishing', async () => {
@@ -75,9 +83,11 @@ describe('openUiMessageStream', () => {
     expect(log).toEqual([...WORDS, 'closed']);
   });
 
-  it('turns a failure after the first part into an error part, with the caller\'s text unless it is an ApiError', async () => {
+  it("turns a failure after the first part into an error part, with the caller's text unless it is an ApiError", async () => {
     const onError = vi.fn();
-    const body = await readAll(await openUiMessageStream(model([], 2), { onError, errorText: 'Please ask again', runToEnd: true }));
+    const body = await readAll(
+      await openUiMessageStream(model([], 2), { onError, errorText: 'Please ask again', runToEnd: true }),
+    );
     expect(body).toContain('data: {"type":"error","errorText":"Please ask again"}\n\ndata: [DONE]\n\n');
     expect(body).not.toContain('text-end');
     expect(onError).toHaveBeenCalledWith(new Error('socket hang up'));
@@ -86,6 +96,8 @@ describe('openUiMessageStream', () => {
       yield { type: 'text-delta', delta: 'a' };
       throw new ApiError('AI_PROVIDER_ERROR', 'The AI provider failed: it stopped');
     };
-    expect(await readAll(await openUiMessageStream(refused(), { errorText: 'Please ask again' }))).toContain('"errorText":"The AI provider failed: it stopped"');
+    expect(await readAll(await openUiMessageStream(refused(), { errorText: 'Please ask again' }))).toContain(
+      '"errorText":"The AI provider failed: it stopped"',
+    );
   });
 });

@@ -27,7 +27,11 @@ export interface UiMessageStreamOptions {
   /** Parts sent before the text (the chat's `data-sources`). */
   before?: UiMessagePart[];
   /** Runs once the text is complete (the chat saves the message); its parts precede `finish`. */
-  onFinish?: (answer: { text: string; finishReason: AiFinishReason; usage: AiUsage }) => Promise<UiMessagePart[] | void>;
+  onFinish?: (answer: {
+    text: string;
+    finishReason: AiFinishReason;
+    usage: AiUsage;
+  }) => Promise<UiMessagePart[] | void>;
   /** Called with a failure that happened after the stream opened (the route logs it). */
   onError?: (error: unknown) => void;
   /** The `error` part's text for a failure that is not an ApiError (whose message is meant for users). */
@@ -45,7 +49,10 @@ const frame = (part: UiMessagePart) => `data: ${JSON.stringify(part)}\n\n`;
 const KEEPALIVE = Symbol('keepalive');
 
 /** The next part of `iterator`, writing a keepalive comment for every `ms` of waiting. */
-async function* nextWithKeepalive<T>(iterator: AsyncIterator<T>, ms: number): AsyncGenerator<string, IteratorResult<T>> {
+async function* nextWithKeepalive<T>(
+  iterator: AsyncIterator<T>,
+  ms: number,
+): AsyncGenerator<string, IteratorResult<T>> {
   const pending = iterator.next();
   for (;;) {
     let timer: NodeJS.Timeout | undefined;
@@ -57,10 +64,18 @@ async function* nextWithKeepalive<T>(iterator: AsyncIterator<T>, ms: number): As
   }
 }
 
-async function* frames(iterator: AsyncIterator<AiTextPart>, first: IteratorResult<AiTextPart>, options: UiMessageStreamOptions) {
+async function* frames(
+  iterator: AsyncIterator<AiTextPart>,
+  first: IteratorResult<AiTextPart>,
+  options: UiMessageStreamOptions,
+) {
   const id = 'text-0';
   let text = '';
-  let finish: Extract<AiTextPart, { type: 'finish' }> = { type: 'finish', finishReason: 'stop', usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } };
+  let finish: Extract<AiTextPart, { type: 'finish' }> = {
+    type: 'finish',
+    finishReason: 'stop',
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  };
   yield frame({ type: 'start', messageId: randomUUID() });
   for (const part of options.before ?? []) yield frame(part);
   yield frame({ type: 'text-start', id });
@@ -79,7 +94,10 @@ async function* frames(iterator: AsyncIterator<AiTextPart>, first: IteratorResul
     yield frame({ type: 'finish', finishReason: finish.finishReason, usage: finish.usage });
   } catch (error) {
     options.onError?.(error);
-    yield frame({ type: 'error', errorText: error instanceof ApiError ? error.message : (options.errorText ?? 'The answer could not be completed') });
+    yield frame({
+      type: 'error',
+      errorText: error instanceof ApiError ? error.message : (options.errorText ?? 'The answer could not be completed'),
+    });
   } finally {
     await iterator.return?.();
   }
@@ -90,7 +108,10 @@ async function* frames(iterator: AsyncIterator<AiTextPart>, first: IteratorResul
  * Waits for the first part of `parts` (rethrowing its failure, before any byte is sent),
  * then returns the whole stream as a Node Readable for `reply.headers(...).send(...)`.
  */
-export async function openUiMessageStream(parts: AsyncIterable<AiTextPart>, options: UiMessageStreamOptions = {}): Promise<Readable> {
+export async function openUiMessageStream(
+  parts: AsyncIterable<AiTextPart>,
+  options: UiMessageStreamOptions = {},
+): Promise<Readable> {
   const iterator = parts[Symbol.asyncIterator]();
   const first = await iterator.next();
   const source = frames(iterator, first, options);

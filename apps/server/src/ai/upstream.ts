@@ -44,7 +44,9 @@ export function createDeadline(timeoutMs: number, outer?: AbortSignal) {
     },
     /** The error to report for `error`, knowing whether the deadline fired. */
     toApiError(error: unknown): ApiError {
-      return timedOut ? withCause(new ApiError('AI_TIMEOUT', `The AI provider did not answer within ${seconds(timeoutMs)}`), error) : toAiError(error);
+      return timedOut
+        ? withCause(new ApiError('AI_TIMEOUT', `The AI provider did not answer within ${seconds(timeoutMs)}`), error)
+        : toAiError(error);
     },
   };
 }
@@ -57,7 +59,8 @@ function withCause(error: ApiError, cause: unknown): ApiError {
 }
 
 /** AI_PROVIDER_ERROR 502 with the detail after 'The AI provider failed: '. */
-export const providerFailed = (detail: string) => new ApiError('AI_PROVIDER_ERROR', `The AI provider failed: ${detail}`);
+export const providerFailed = (detail: string) =>
+  new ApiError('AI_PROVIDER_ERROR', `The AI provider failed: ${detail}`);
 
 /** Maps an AI SDK failure (after its retries) to ApiError; the original stays as `cause` for the log. */
 export function toAiError(error: unknown): ApiError {
@@ -65,13 +68,21 @@ export function toAiError(error: unknown): ApiError {
   const last = RetryError.isInstance(error) ? error.lastError : error;
   if (APICallError.isInstance(last)) {
     const status = last.statusCode;
-    if (status === 429) return withCause(new ApiError('RATE_LIMITED', 'The AI provider is busy; please wait a moment and try again.'), error);
-    if (status === 401 || status === 403) return withCause(providerFailed(`it refused the server's credentials (HTTP ${status})`), error);
-    if (status) return withCause(providerFailed(`HTTP ${status}${last.message ? `: ${oneLine(last.message)}` : ''}`), error);
+    if (status === 429)
+      return withCause(
+        new ApiError('RATE_LIMITED', 'The AI provider is busy; please wait a moment and try again.'),
+        error,
+      );
+    if (status === 401 || status === 403)
+      return withCause(providerFailed(`it refused the server's credentials (HTTP ${status})`), error);
+    if (status)
+      return withCause(providerFailed(`HTTP ${status}${last.message ? `: ${oneLine(last.message)}` : ''}`), error);
     return withCause(providerFailed('it could not be reached'), error);
   }
   const name = error instanceof Error ? error.name : '';
-  if (/NoObjectGenerated|NoOutputGenerated|JSONParse|TypeValidation/.test(name)) return withCause(providerFailed('its answer was not a JSON object'), error);
-  if (/NoImageGenerated|NoSpeechGenerated|NoTranscriptGenerated/.test(name)) return withCause(providerFailed('it returned nothing'), error);
+  if (/NoObjectGenerated|NoOutputGenerated|JSONParse|TypeValidation/.test(name))
+    return withCause(providerFailed('its answer was not a JSON object'), error);
+  if (/NoImageGenerated|NoSpeechGenerated|NoTranscriptGenerated/.test(name))
+    return withCause(providerFailed('it returned nothing'), error);
   return withCause(providerFailed(error instanceof Error ? oneLine(error.message) : 'unknown error'), error);
 }

@@ -16,14 +16,18 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 let sessions = 0;
 /** A session id of the test's own, so each test reads back only its rows. */
 const newSession = () => `sess_${Date.now()}_test${++sessions}`;
 /** Each post from its own address unless told, so the per-IP limit is measured only where meant. */
 const randomIp = () => `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
-function post(payload: unknown, options: { headers?: Record<string, string>; remoteAddress?: string; url?: string } = {}) {
+function post(
+  payload: unknown,
+  options: { headers?: Record<string, string>; remoteAddress?: string; url?: string } = {},
+) {
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
   return app.inject({
     method: 'POST',
@@ -35,9 +39,22 @@ function post(payload: unknown, options: { headers?: Record<string, string>; rem
 }
 
 const event = (session: string, extra: Record<string, unknown> = {}) => ({
-  type: 'pageview', timestamp: '2025-01-20T10:30:00.000Z', project_id: 'fieldassist', user_id: null, user_email: null,
-  session_id: session, pathname: '/jobs', referrer: 'https://www.google.com/', screen_width: 1440, channel: 'Organic Search',
-  utm_source: null, utm_medium: null, utm_campaign: null, utm_content: null, utm_term: null, ...extra,
+  type: 'pageview',
+  timestamp: '2025-01-20T10:30:00.000Z',
+  project_id: 'fieldassist',
+  user_id: null,
+  user_email: null,
+  session_id: session,
+  pathname: '/jobs',
+  referrer: 'https://www.google.com/',
+  screen_width: 1440,
+  channel: 'Organic Search',
+  utm_source: null,
+  utm_medium: null,
+  utm_campaign: null,
+  utm_content: null,
+  utm_term: null,
+  ...extra,
 });
 
 async function rowsOf(session: string) {
@@ -48,13 +65,25 @@ async function rowsOf(session: string) {
 describe('POST /api/analytics/:projectId/log', () => {
   it('stores an anonymous batch with its standard columns, custom properties and parsed device', async () => {
     const session = newSession();
-    const res = await post({ events: [event(session), event(session, { type: 'job_opened', jobId: 'j1', tags: { 0: 'a' } })] }, { headers: { 'user-agent': IPHONE } });
+    const res = await post(
+      { events: [event(session), event(session, { type: 'job_opened', jobId: 'j1', tags: { 0: 'a' } })] },
+      { headers: { 'user-agent': IPHONE } },
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, count: 2 });
     const [first, second] = await rowsOf(session);
     expect(first).toMatchObject({
-      type: 'pageview', user_id: null, pathname: '/jobs', referrer: 'https://www.google.com/', screen_width: 1440, channel: 'Organic Search',
-      utm_source: null, device_type: 'mobile', browser: 'Safari', os: 'iOS', properties: {},
+      type: 'pageview',
+      user_id: null,
+      pathname: '/jobs',
+      referrer: 'https://www.google.com/',
+      screen_width: 1440,
+      channel: 'Organic Search',
+      utm_source: null,
+      device_type: 'mobile',
+      browser: 'Safari',
+      os: 'iOS',
+      properties: {},
     });
     expect((first.occurred_at as Date).toISOString()).toBe('2025-01-20T10:30:00.000Z');
     expect(second).toMatchObject({ type: 'job_opened', properties: { jobId: 'j1', tags: { 0: 'a' } } });
@@ -65,7 +94,10 @@ describe('POST /api/analytics/:projectId/log', () => {
     const spoof = { user_id: 'someone-else', user_email: 'boss@example.com' };
     expect((await post({ events: [event(session, spoof)] }, { headers: alice.headers })).statusCode).toBe(200);
     expect((await post({ events: [event(session, spoof)] })).statusCode).toBe(200);
-    expect((await post({ events: [event(session, spoof)] }, { headers: { authorization: `Bearer ${serviceKey}` } })).statusCode).toBe(200);
+    expect(
+      (await post({ events: [event(session, spoof)] }, { headers: { authorization: `Bearer ${serviceKey}` } }))
+        .statusCode,
+    ).toBe(200);
     const rows = await rowsOf(session);
     expect(rows.map((row) => row.user_id)).toEqual([alice.id, null, null]);
     expect(JSON.stringify(rows)).not.toContain('boss@example.com');
@@ -105,12 +137,32 @@ describe('POST /api/analytics/:projectId/log', () => {
     ['without a type', { pathname: '/x' }, 'body.events.1.type: Invalid input: expected string, received undefined'],
     ['with an empty type', { type: '' }, 'body.events.1.type: must be 1 to 64 characters'],
     ['with a 65-character type', { type: 't'.repeat(65) }, 'body.events.1.type: must be 1 to 64 characters'],
-    ['with a bad timestamp', { type: 'x', timestamp: 'yesterday' }, 'body.events.1.timestamp: must be an ISO 8601 date-time'],
-    ['from the far future', { type: 'x', timestamp: '2999-01-01T00:00:00.000Z' }, 'body.events.1.timestamp: must not be more than a day in the future'],
-    ['with a fractional screen width', { type: 'x', screen_width: 14.5 }, 'body.events.1.screen_width: must be an integer'],
-    ['with a numeric pathname', { type: 'x', pathname: 42 }, 'body.events.1.pathname: Invalid input: expected string, received number'],
+    [
+      'with a bad timestamp',
+      { type: 'x', timestamp: 'yesterday' },
+      'body.events.1.timestamp: must be an ISO 8601 date-time',
+    ],
+    [
+      'from the far future',
+      { type: 'x', timestamp: '2999-01-01T00:00:00.000Z' },
+      'body.events.1.timestamp: must not be more than a day in the future',
+    ],
+    [
+      'with a fractional screen width',
+      { type: 'x', screen_width: 14.5 },
+      'body.events.1.screen_width: must be an integer',
+    ],
+    [
+      'with a numeric pathname',
+      { type: 'x', pathname: 42 },
+      'body.events.1.pathname: Invalid input: expected string, received number',
+    ],
     ['with 51 custom keys', { type: 'x', ...manyKeys }, 'body.events.1: at most 50 custom keys per event'],
-    ['with over 4 KB of custom data', { type: 'x', ...bigProperties }, 'body.events.1: custom data over 4096 bytes of JSON'],
+    [
+      'with over 4 KB of custom data',
+      { type: 'x', ...bigProperties },
+      'body.events.1: custom data over 4096 bytes of JSON',
+    ],
     ['nested too deep', { type: 'x', deep }, 'body.events.1: custom data nested deeper than 10 levels'],
   ])('refuses an event %s with 400 and stores nothing of the batch', async (_name, bad, message) => {
     const session = newSession();
@@ -122,13 +174,23 @@ describe('POST /api/analytics/:projectId/log', () => {
 
   it('refuses a body that is not JSON or has no events with 400', async () => {
     expect((await post('{"events": [')).json()).toMatchObject({ code: 'INVALID_BODY' });
-    expect((await post({})).json()).toMatchObject({ code: 'VALIDATION_ERROR', message: 'body.events: Invalid input: expected array, received undefined' });
+    expect((await post({})).json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'body.events: Invalid input: expected array, received undefined',
+    });
   });
 
   it('cuts long strings: custom ones to 256 with an ellipsis, URLs to 2048, UTM values to 256; odd channels become null', async () => {
     const session = newSession();
     const long = 'a'.repeat(300);
-    const extra = { pathname: `/${'p'.repeat(3000)}`, referrer: `https://x.test/${'r'.repeat(3000)}`, utm_source: long, channel: 'Carrier Pigeon', note: long, nested: { list: [long] } };
+    const extra = {
+      pathname: `/${'p'.repeat(3000)}`,
+      referrer: `https://x.test/${'r'.repeat(3000)}`,
+      utm_source: long,
+      channel: 'Carrier Pigeon',
+      note: long,
+      nested: { list: [long] },
+    };
     expect((await post({ events: [event(session, extra)] })).statusCode).toBe(200);
     const [row] = await rowsOf(session);
     const cut = `${'a'.repeat(253)}...`;
@@ -142,7 +204,9 @@ describe('POST /api/analytics/:projectId/log', () => {
   it('stores text PostgreSQL would refuse (NUL, a surrogate cut in half) instead of failing the batch', async () => {
     const session = newSession();
     const emoji = `${'e'.repeat(252)}😀😀😀`; // the cut at 253 falls inside the first emoji
-    const res = await post({ events: [event(session, { type: 'odd\u0000type', note: emoji, 'k\u0000ey': 'v\u0000' })] });
+    const res = await post({
+      events: [event(session, { type: 'odd\u0000type', note: emoji, 'k\u0000ey': 'v\u0000' })],
+    });
     expect(res.statusCode).toBe(200);
     const [row] = await rowsOf(session);
     expect(row.type).toBe('oddtype');
@@ -167,8 +231,14 @@ describe('POST /api/analytics/:projectId/log', () => {
   });
 
   it('answers 404 for another project, and the REST API does not expose the table', async () => {
-    expect((await post({ events: [event(newSession())] }, { url: '/api/analytics/other/log' })).json().code).toBe('PROJECT_NOT_FOUND');
-    const rest = await app.inject({ method: 'GET', url: '/api/db/fieldassist/rest/v1/analytics_events', headers: { authorization: `Bearer ${serviceKey}` } });
+    expect((await post({ events: [event(newSession())] }, { url: '/api/analytics/other/log' })).json().code).toBe(
+      'PROJECT_NOT_FOUND',
+    );
+    const rest = await app.inject({
+      method: 'GET',
+      url: '/api/db/fieldassist/rest/v1/analytics_events',
+      headers: { authorization: `Bearer ${serviceKey}` },
+    });
     expect(rest.statusCode).toBe(400);
     expect(rest.json().code).toBe('UNKNOWN_TABLE');
   });

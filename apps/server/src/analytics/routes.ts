@@ -31,7 +31,11 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { pool }: { pool: 
       schema: { body: ZLogBody },
     },
     async (request) => {
-      const count = await logEvents(pool, { userId: userIdOf(request), userAgent: request.headers['user-agent'], events: request.body.events });
+      const count = await logEvents(pool, {
+        userId: userIdOf(request),
+        userAgent: request.headers['user-agent'],
+        events: request.body.events,
+      });
       return { success: true, count };
     },
   );

@@ -3,7 +3,16 @@
 import { z } from 'zod';
 
 /** SPEC.md section 9's traffic channels; any other value is stored as null. */
-export const CHANNELS = ['Paid Search', 'Email', 'Social', 'Referral', 'Display', 'Affiliate', 'Organic Search', 'Direct'] as const;
+export const CHANNELS = [
+  'Paid Search',
+  'Email',
+  'Social',
+  'Referral',
+  'Display',
+  'Affiliate',
+  'Organic Search',
+  'Direct',
+] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 export const MAX_EVENTS = 10;
@@ -86,7 +95,8 @@ export const ZAnalyticsEvent = z.looseObject(standardFields).transform((event, c
   if (Object.keys(custom).length > MAX_CUSTOM_KEYS) return fail(`at most ${MAX_CUSTOM_KEYS} custom keys per event`);
   const properties = sanitize(custom, 0) as Record<string, Json> | undefined;
   if (!properties) return fail(`custom data nested deeper than ${MAX_DEPTH} levels`);
-  if (Buffer.byteLength(JSON.stringify(properties)) > MAX_PROPERTIES_BYTES) return fail(`custom data over ${MAX_PROPERTIES_BYTES} bytes of JSON`);
+  if (Buffer.byteLength(JSON.stringify(properties)) > MAX_PROPERTIES_BYTES)
+    return fail(`custom data over ${MAX_PROPERTIES_BYTES} bytes of JSON`);
   return {
     type: event.type,
     occurredAt: event.timestamp ? new Date(event.timestamp) : new Date(),
@@ -106,6 +116,9 @@ export const ZAnalyticsEvent = z.looseObject(standardFields).transform((event, c
 export type AnalyticsEvent = z.output<typeof ZAnalyticsEvent>;
 
 export const ZLogBody = z.object({
-  events: z.array(ZAnalyticsEvent).min(1, `send 1 to ${MAX_EVENTS} events`).max(MAX_EVENTS, `send 1 to ${MAX_EVENTS} events`),
+  events: z
+    .array(ZAnalyticsEvent)
+    .min(1, `send 1 to ${MAX_EVENTS} events`)
+    .max(MAX_EVENTS, `send 1 to ${MAX_EVENTS} events`),
 });
 export type LogBody = z.output<typeof ZLogBody>;

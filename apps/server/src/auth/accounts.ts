@@ -25,7 +25,8 @@ const ZEmail = z.email();
 /** Emails are compared and stored lower-case; SPEC.md's 'Please enter a valid email address.' */
 export function normaliseEmail(email: unknown): string {
   const value = typeof email === 'string' ? email.trim().toLowerCase() : '';
-  if (!ZEmail.safeParse(value).success || value.length > 254) throw new ApiError('INVALID_EMAIL', 'Please enter a valid email address.');
+  if (!ZEmail.safeParse(value).success || value.length > 254)
+    throw new ApiError('INVALID_EMAIL', 'Please enter a valid email address.');
   return value;
 }
 
@@ -49,7 +50,11 @@ export async function roleOf(db: pg.Pool | pg.PoolClient, email: string, rules: 
  * userRoles row). Runs inside the account-creating transaction, under a lock, so two
  * first sign-ups cannot both become admin.
  */
-export async function admitNewAccount(client: pg.PoolClient, email: string, rules: AccountRules): Promise<{ firstAccount: boolean }> {
+export async function admitNewAccount(
+  client: pg.PoolClient,
+  email: string,
+  rules: AccountRules,
+): Promise<{ firstAccount: boolean }> {
   await client.query('SELECT pg_advisory_xact_lock(7424002)');
   const { rows } = await client.query<{ first: boolean; invited: boolean }>(
     `SELECT NOT EXISTS (SELECT 1 FROM auth_accounts) AS first,
@@ -101,7 +106,12 @@ export async function createAccount(
  * Records a sign-in: the account's lastSignIn and the product's users row of SPEC.md
  * section 3 (created on the first sign-in; keeps what the user or an admin set).
  */
-export async function recordSignIn(db: pg.Pool | pg.PoolClient, account: Account, rules: AccountRules, opts: { emailVerified?: boolean } = {}): Promise<Account> {
+export async function recordSignIn(
+  db: pg.Pool | pg.PoolClient,
+  account: Account,
+  rules: AccountRules,
+  opts: { emailVerified?: boolean } = {},
+): Promise<Account> {
   const { rows } = await db.query<Account>(
     `UPDATE auth_accounts SET last_sign_in_at = now(), email_verified = email_verified OR $2 WHERE id = $1 RETURNING *`,
     [account.id, opts.emailVerified ?? false],

@@ -10,7 +10,11 @@ import { isAllowedOrigin } from './redirects.js';
 const text = z.string().catch('');
 const redirect = { redirectUrl: z.string().nullish() };
 
-export const ZSignUpBody = z.object({ email: text, password: text, displayName: z.string().optional().catch(undefined) });
+export const ZSignUpBody = z.object({
+  email: text,
+  password: text,
+  displayName: z.string().optional().catch(undefined),
+});
 export const ZSignInBody = z.object({ email: text, password: text });
 export const ZRefreshBody = z.object({ refresh_token: text });
 export const ZChangePasswordBody = z.object({ oldPassword: text, newPassword: text });
@@ -23,17 +27,26 @@ export const ZOAuthCallbackBody = z.record(z.string(), z.string()).catch({});
 /** The email the sign-in and mail limits count by. */
 export const ZRateLimitedBody = z.object({ email: text }).catch({ email: '' });
 
-const projectNotFound = (projectId: unknown) => new ApiError('PROJECT_NOT_FOUND', `Project '${String(projectId).slice(0, 64)}' not found`);
-const redirectNotAllowed = () => new ApiError('REDIRECT_NOT_ALLOWED', 'redirectUrl must be on one of the allowed origins (APP_ORIGINS)');
+const projectNotFound = (projectId: unknown) =>
+  new ApiError('PROJECT_NOT_FOUND', `Project '${String(projectId).slice(0, 64)}' not found`);
+const redirectNotAllowed = () =>
+  new ApiError('REDIRECT_NOT_ALLOWED', 'redirectUrl must be on one of the allowed origins (APP_ORIGINS)');
 
 /** The body as `schema` reads it; a body of another project, or a redirect off the allow-list, is refused. */
 export function readBody<T extends object>(request: FastifyRequest, ctx: AuthContext, schema: z.ZodType<T>): T {
-  const raw = typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? request.body : {};
+  const raw =
+    typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? request.body : {};
   const projectId = 'projectId' in raw ? raw.projectId : undefined;
   if (projectId !== undefined && projectId !== ctx.config.projectId) throw projectNotFound(projectId);
   const body = schema.safeParse(raw);
   if (!body.success) throw redirectNotAllowed();
   const { data } = body;
-  if ('redirectUrl' in data && typeof data.redirectUrl === 'string' && data.redirectUrl && !isAllowedOrigin(data.redirectUrl, ctx.config.appOrigins)) throw redirectNotAllowed();
+  if (
+    'redirectUrl' in data &&
+    typeof data.redirectUrl === 'string' &&
+    data.redirectUrl &&
+    !isAllowedOrigin(data.redirectUrl, ctx.config.appOrigins)
+  )
+    throw redirectNotAllowed();
   return data;
 }

@@ -44,7 +44,8 @@ export function resolveCaller(request: FastifyRequest, deps: CallerDeps): Caller
   const header = request.headers.authorization;
   if (!header) return { kind: 'anonymous' };
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match) return { kind: 'invalid', error: new ApiError('INVALID_TOKEN', 'Authorization header must be "Bearer <token>"') };
+  if (!match)
+    return { kind: 'invalid', error: new ApiError('INVALID_TOKEN', 'Authorization header must be "Bearer <token>"') };
   return callerFromToken(match[1]!, deps);
 }
 

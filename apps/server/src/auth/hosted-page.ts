@@ -17,15 +17,30 @@ const PROVIDER_SHAPE = /^[a-z]{1,32}$/;
 export function registerHostedPage(app: FastifyInstance, config: ResolvedConfig, hasWebApp: boolean) {
   const allowed = [...config.appOrigins, new URL(config.publicUrl).origin];
   app.get<{ Querystring: Record<string, string | undefined> }>('/auth', async (request, reply) => {
-    const { redirect_url: redirectUrl, opener_origin: openerOrigin, project_id: projectId, state, provider } = request.query;
+    const {
+      redirect_url: redirectUrl,
+      opener_origin: openerOrigin,
+      project_id: projectId,
+      state,
+      provider,
+    } = request.query;
     const problem =
-      projectId !== undefined && projectId !== config.projectId ? 'This sign-in link is for another project.'
-      : (state !== undefined && !STATE_SHAPE.test(state)) || (provider !== undefined && !PROVIDER_SHAPE.test(provider)) ? 'This sign-in link is damaged.'
-      : redirectUrl !== undefined && !isAllowedOrigin(redirectUrl, allowed) ? 'This sign-in link asks to return to a site that is not allowed.'
-      : openerOrigin !== undefined && !isAllowedOrigin(openerOrigin, allowed) ? 'This sign-in window was opened by a site that is not allowed.'
-      : undefined;
+      projectId !== undefined && projectId !== config.projectId
+        ? 'This sign-in link is for another project.'
+        : (state !== undefined && !STATE_SHAPE.test(state)) ||
+            (provider !== undefined && !PROVIDER_SHAPE.test(provider))
+          ? 'This sign-in link is damaged.'
+          : redirectUrl !== undefined && !isAllowedOrigin(redirectUrl, allowed)
+            ? 'This sign-in link asks to return to a site that is not allowed.'
+            : openerOrigin !== undefined && !isAllowedOrigin(openerOrigin, allowed)
+              ? 'This sign-in window was opened by a site that is not allowed.'
+              : undefined;
     if (problem) {
-      return reply.status(400).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(errorPage(problem));
+      return reply
+        .status(400)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(errorPage(problem));
     }
     if (!hasWebApp) return reply.status(404).type('text/plain').send('The web app is not built: run "npm run build".');
     return reply.header('cache-control', 'no-store').sendFile('index.html');

@@ -17,7 +17,14 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   person = { sub: 'emp-1', email: 'Invited.Tech@Example.com', email_verified: true, name: 'Ivy Tech' };
   peer = await startOidcPeer({ redirectUri: `${base}/api/auth/oauth/callback`, person: () => person });
-  ({ app } = await buildTestApp({ PUBLIC_URL: base, PORT: String(port), OIDC_ISSUER: peer.issuer, OIDC_CLIENT_ID: peer.clientId, OIDC_CLIENT_SECRET: peer.clientSecret, OIDC_NAME: 'Acme SSO' }));
+  ({ app } = await buildTestApp({
+    PUBLIC_URL: base,
+    PORT: String(port),
+    OIDC_ISSUER: peer.issuer,
+    OIDC_CLIENT_ID: peer.clientId,
+    OIDC_CLIENT_SECRET: peer.clientSecret,
+    OIDC_NAME: 'Acme SSO',
+  }));
   await app.listen({ port, host: '127.0.0.1' });
   await signUpUser(app, { email: 'admin@example.com' });
   await signUpUser(app, { email: 'invited.tech@example.com', role: 'technician' });
@@ -35,7 +42,11 @@ async function browse(start: string): Promise<URL> {
   let method = 'GET';
   for (let hop = 0; hop < 20; hop++) {
     const cookies = jar.get(url.host) ?? new Map();
-    const res = await fetch(url, { method, redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const res = await fetch(url, {
+      method,
+      redirect: 'manual',
+      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
     for (const header of res.headers.getSetCookie()) {
       const [pair] = header.split(';');
       const [name, ...value] = pair!.split('=');
@@ -67,7 +78,13 @@ describe('sign-in with a company OIDC provider', () => {
 
   it('goes to the provider with PKCE, state and nonce, and comes back to the hosted page with a one-time code', async () => {
     const start = new URL(`${base}/api/auth/oauth/oidc/start`);
-    start.search = new URLSearchParams({ redirect_url: `${base}/`, mode: 'popup', opener_origin: base, state: 'client-state-1', project_id: 'fieldassist' }).toString();
+    start.search = new URLSearchParams({
+      redirect_url: `${base}/`,
+      mode: 'popup',
+      opener_origin: base,
+      state: 'client-state-1',
+      project_id: 'fieldassist',
+    }).toString();
     const first = await fetch(start, { redirect: 'manual' });
     const authorize = new URL(first.headers.get('location')!);
     expect(authorize.origin).toBe(peer.issuer);
@@ -76,17 +93,33 @@ describe('sign-in with a company OIDC provider', () => {
     expect(authorize.searchParams.get('state')).not.toBe('client-state-1');
 
     const landed = await browse(start.toString());
-    expect(Object.fromEntries(landed.searchParams)).toMatchObject({ mode: 'popup', opener_origin: base, state: 'client-state-1', redirect_url: `${base}/` });
+    expect(Object.fromEntries(landed.searchParams)).toMatchObject({
+      mode: 'popup',
+      opener_origin: base,
+      state: 'client-state-1',
+      redirect_url: `${base}/`,
+    });
     expect(landed.searchParams.get('access_token')).toBeNull();
     const code = landed.searchParams.get('oauth_code');
 
-    const exchange = await fetch(`${base}/api/auth/oauth/exchange`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const exchange = await fetch(`${base}/api/auth/oauth/exchange`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     const session = await exchange.json();
-    expect(session).toMatchObject({ token_type: 'Bearer', user: { email: 'invited.tech@example.com', emailVerified: true, role: 'technician' } });
+    expect(session).toMatchObject({
+      token_type: 'Bearer',
+      user: { email: 'invited.tech@example.com', emailVerified: true, role: 'technician' },
+    });
     const me = await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${session.access_token}` } });
     expect((await me.json()).user.email).toBe('invited.tech@example.com');
 
-    const again = await fetch(`${base}/api/auth/oauth/exchange`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const again = await fetch(`${base}/api/auth/oauth/exchange`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     expect((await again.json()).code).toBe('VERIFICATION_FAILED');
   });
 
@@ -100,7 +133,11 @@ describe('sign-in with a company OIDC provider', () => {
   it('keeps uninvited people out (invite mode)', async () => {
     person = { ...person, sub: 'emp-3', email: 'stranger@example.com', email_verified: true };
     const landed = await browse(`${base}/api/auth/oauth/oidc/start`);
-    const exchange = await fetch(`${base}/api/auth/oauth/exchange`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: landed.searchParams.get('oauth_code') }) });
+    const exchange = await fetch(`${base}/api/auth/oauth/exchange`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: landed.searchParams.get('oauth_code') }),
+    });
     expect(exchange.status).toBe(403);
     expect((await exchange.json()).code).toBe('SIGNUP_NOT_ALLOWED');
   });

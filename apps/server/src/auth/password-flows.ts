@@ -17,7 +17,8 @@ export async function signUp(ctx: AuthContext, input: { email: string; password:
   const displayName = input.displayName?.trim().slice(0, 200) || undefined;
   const passwordHash = await hashPassword(input.password);
   const account = await transaction(ctx.pool, async (client) => {
-    if (await findAccountByEmail(client, email)) throw new ApiError('EMAIL_ALREADY_EXISTS', 'An account with this email already exists.');
+    if (await findAccountByEmail(client, email))
+      throw new ApiError('EMAIL_ALREADY_EXISTS', 'An account with this email already exists.');
     return createAccount(client, { email, passwordHash, displayName, emailVerified: false }, ctx.rules);
   });
   return completeSignIn(ctx, account);
@@ -32,18 +33,29 @@ export async function signInWithPassword(ctx: AuthContext, input: { email: strin
 }
 
 /** Changes the password and signs out every other session of the account. */
-export async function changePassword(ctx: AuthContext, caller: Extract<Caller, { kind: 'user' }>, input: { oldPassword: string; newPassword: string }) {
+export async function changePassword(
+  ctx: AuthContext,
+  caller: Extract<Caller, { kind: 'user' }>,
+  input: { oldPassword: string; newPassword: string },
+) {
   const account = await findAccountById(ctx.pool, caller.userId);
   if (!account || !(await verifyPassword(account.password_hash, input.oldPassword))) throw invalidCredentials();
   checkPasswordStrength(input.newPassword);
-  await ctx.pool.query('UPDATE auth_accounts SET password_hash = $2, updated_at = now() WHERE id = $1', [account.id, await hashPassword(input.newPassword)]);
+  await ctx.pool.query('UPDATE auth_accounts SET password_hash = $2, updated_at = now() WHERE id = $1', [
+    account.id,
+    await hashPassword(input.newPassword),
+  ]);
   await endAllSessions(ctx.pool, account.id, caller.sessionId);
 }
 
 /** A reset link for the hosted page; only for an email that has an account or may have one. */
 export async function createPasswordReset(ctx: AuthContext, email: string, redirectUrl?: string) {
   const { token, expiresAt } = await createOneTimeToken(ctx.pool, { kind: 'reset', email, redirectUrl });
-  return { token, expiresAt, resetUrl: hostedPageLink(ctx, { reset_token: token, redirect_url: redirectUrl, project_id: ctx.config.projectId }) };
+  return {
+    token,
+    expiresAt,
+    resetUrl: hostedPageLink(ctx, { reset_token: token, redirect_url: redirectUrl, project_id: ctx.config.projectId }),
+  };
 }
 
 /** Emails a reset link. Answers the same whether or not the email has an account. */
@@ -62,10 +74,14 @@ export async function confirmPasswordReset(ctx: AuthContext, input: { token: str
     const { email } = await consumeOneTimeToken(client, 'reset', input.token);
     let account = await findAccountByEmail(client, email);
     if (!account) {
-      if (!(await mayHaveAccount(ctx.pool, email, ctx.rules))) throw new ApiError('USER_NOT_FOUND', 'User not found. Please check your email and try again.');
+      if (!(await mayHaveAccount(ctx.pool, email, ctx.rules)))
+        throw new ApiError('USER_NOT_FOUND', 'User not found. Please check your email and try again.');
       account = await createAccount(client, { email, emailVerified: true }, ctx.rules);
     }
-    await client.query('UPDATE auth_accounts SET password_hash = $2, email_verified = true, updated_at = now() WHERE id = $1', [account.id, passwordHash]);
+    await client.query(
+      'UPDATE auth_accounts SET password_hash = $2, email_verified = true, updated_at = now() WHERE id = $1',
+      [account.id, passwordHash],
+    );
     await endAllSessions(client, account.id);
   });
 }

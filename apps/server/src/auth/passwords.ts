@@ -18,7 +18,19 @@ export async function verifyPassword(storedHash: string | null, password: string
   }
 }
 
-const common = new Set(['password', 'password1', '12345678', '123456789', 'qwertyui', 'qwerty123', 'letmein1', 'welcome1', 'iloveyou', 'admin123', 'fieldassist']);
+const common = new Set([
+  'password',
+  'password1',
+  '12345678',
+  '123456789',
+  'qwertyui',
+  'qwerty123',
+  'letmein1',
+  'welcome1',
+  'iloveyou',
+  'admin123',
+  'fieldassist',
+]);
 
 /**
  * At least 8 characters (at most 256), not a well-known password, and at least two kinds of

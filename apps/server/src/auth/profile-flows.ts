@@ -45,7 +45,11 @@ export async function deleteAccount(ctx: AuthContext, caller: User) {
          WHERE email <> $2 AND EXISTS (SELECT 1 FROM auth_accounts WHERE lower(auth_accounts.email) = admins.email)`,
         [ctx.rules.adminEmails, caller.email],
       );
-      if (rows[0]!.n === 0) throw new ApiError('CONFLICT', 'You are the only admin. Make someone else an admin before deleting your account.');
+      if (rows[0]!.n === 0)
+        throw new ApiError(
+          'CONFLICT',
+          'You are the only admin. Make someone else an admin before deleting your account.',
+        );
     }
     await client.query('DELETE FROM jobs WHERE user_id = $1', [caller.userId]);
     await client.query('DELETE FROM chat_messages WHERE user_id = $1', [caller.userId]);

@@ -2,11 +2,35 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError, tooManyAttempts } from '../errors.js';
 import { normaliseEmail } from './accounts.js';
-import { ZChangePasswordBody, ZEmailLinkBody, ZRateLimitedBody, ZRefreshBody, ZResetConfirmBody, ZSignInBody, ZSignUpBody, ZTokenBody, readBody } from './bodies.js';
+import {
+  ZChangePasswordBody,
+  ZEmailLinkBody,
+  ZRateLimitedBody,
+  ZRefreshBody,
+  ZResetConfirmBody,
+  ZSignInBody,
+  ZSignUpBody,
+  ZTokenBody,
+  readBody,
+} from './bodies.js';
 import { requireUser } from './caller.js';
 import type { AuthContext } from './context.js';
-import { createEmailVerification, createMagicLink, sendEmailVerification, sendMagicLink, verifyEmail, verifyMagicLink } from './link-flows.js';
-import { changePassword, confirmPasswordReset, createPasswordReset, sendPasswordReset, signInWithPassword, signUp } from './password-flows.js';
+import {
+  createEmailVerification,
+  createMagicLink,
+  sendEmailVerification,
+  sendMagicLink,
+  verifyEmail,
+  verifyMagicLink,
+} from './link-flows.js';
+import {
+  changePassword,
+  confirmPasswordReset,
+  createPasswordReset,
+  sendPasswordReset,
+  signInWithPassword,
+  signUp,
+} from './password-flows.js';
 import { ZUpdateMeBody, deleteAccount, getMe, updateMe } from './profile-flows.js';
 import { endSession, rotateSession } from './sessions.js';
 
@@ -36,12 +60,21 @@ const perEmail = (max: number, minutes: number) => ({
  * refuses as the plugin's limiter does: its headers, and app.ts's errorResponseBuilder error.
  */
 function perAddress(app: FastifyInstance, name: string, max: number, minutes: number) {
-  const count = app.createRateLimit({ max, timeWindow: minutes * 60_000, keyGenerator: (request) => `${name}|${request.ip}` });
+  const count = app.createRateLimit({
+    max,
+    timeWindow: minutes * 60_000,
+    keyGenerator: (request) => `${name}|${request.ip}`,
+  });
   // On onRequest: it needs no body, so a malformed one still counts.
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const limit = await count(request);
     if (limit.isAllowed || !limit.isExceeded) return;
-    reply.headers({ 'x-ratelimit-limit': limit.max, 'x-ratelimit-remaining': 0, 'x-ratelimit-reset': limit.ttlInSeconds, 'retry-after': limit.ttlInSeconds });
+    reply.headers({
+      'x-ratelimit-limit': limit.max,
+      'x-ratelimit-remaining': 0,
+      'x-ratelimit-reset': limit.ttlInSeconds,
+      'retry-after': limit.ttlInSeconds,
+    });
     throw tooManyAttempts();
   };
 }
@@ -58,8 +91,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext) {
   const magicLinkPerAddress = perAddress(app, 'magic', 50, 15);
   const resetPerAddress = perAddress(app, 'reset', 20, 15);
 
-  app.post('/api/auth/signup', { config: perIp(30, 10) }, async (request) => signUp(ctx, readBody(request, ctx, ZSignUpBody)));
-  app.post('/api/auth/signin/email', { config: perEmail(10, 5), onRequest: signInPerAddress }, async (request) => signInWithPassword(ctx, readBody(request, ctx, ZSignInBody)));
+  app.post('/api/auth/signup', { config: perIp(30, 10) }, async (request) =>
+    signUp(ctx, readBody(request, ctx, ZSignUpBody)),
+  );
+  app.post('/api/auth/signin/email', { config: perEmail(10, 5), onRequest: signInPerAddress }, async (request) =>
+    signInWithPassword(ctx, readBody(request, ctx, ZSignInBody)),
+  );
   app.post('/api/auth/refresh', { config: perIp(120, 1) }, async (request) => {
     const token = readBody(request, ctx, ZRefreshBody).refresh_token;
     if (!token) throw new ApiError('TOKEN_EXPIRED', 'Session expired. Please sign in again.');
@@ -72,7 +109,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext) {
   });
 
   app.get('/api/auth/me', async (request) => getMe(ctx, requireUser(request.caller)));
-  typed.patch('/api/auth/me', { schema: { body: ZUpdateMeBody } }, async (request) => updateMe(ctx, requireUser(request.caller), request.body));
+  typed.patch('/api/auth/me', { schema: { body: ZUpdateMeBody } }, async (request) =>
+    updateMe(ctx, requireUser(request.caller), request.body),
+  );
   app.delete('/api/auth/account', async (request) => {
     await deleteAccount(ctx, requireUser(request.caller));
     return ok;

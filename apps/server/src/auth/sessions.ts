@@ -18,7 +18,12 @@ export const REFRESH_GRACE_SECONDS = 10;
 
 const expired = () => new ApiError('TOKEN_EXPIRED', 'Session expired. Please sign in again.');
 
-async function issue(db: pg.Pool | pg.PoolClient, signer: TokenSigner, account: { id: string; email: string }, familyId: string): Promise<{ tokens: TokenSet; hash: string }> {
+async function issue(
+  db: pg.Pool | pg.PoolClient,
+  signer: TokenSigner,
+  account: { id: string; email: string },
+  familyId: string,
+): Promise<{ tokens: TokenSet; hash: string }> {
   const refresh = opaqueToken('rt');
   await db.query(
     `INSERT INTO auth_refresh_tokens (token_hash, family_id, account_id, expires_at)
@@ -28,12 +33,22 @@ async function issue(db: pg.Pool | pg.PoolClient, signer: TokenSigner, account: 
   const access = await signer.sign({ sub: account.id, email: account.email, sid: familyId });
   return {
     hash: refresh.hash,
-    tokens: { access_token: access, refresh_token: refresh.token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_expires_in: REFRESH_TOKEN_SECONDS },
+    tokens: {
+      access_token: access,
+      refresh_token: refresh.token,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      refresh_expires_in: REFRESH_TOKEN_SECONDS,
+    },
   };
 }
 
 /** Starts a session (a new refresh-token family) for an account that has just signed in. */
-export async function startSession(pool: pg.Pool, signer: TokenSigner, account: { id: string; email: string }): Promise<TokenSet> {
+export async function startSession(
+  pool: pg.Pool,
+  signer: TokenSigner,
+  account: { id: string; email: string },
+): Promise<TokenSet> {
   return (await issue(pool, signer, account, randomBytes(16).toString('hex'))).tokens;
 }
 
@@ -55,11 +70,17 @@ export async function rotateSession(pool: pg.Pool, signer: TokenSigner, refreshT
     if (!row || row.revoked_at || row.expired) throw expired();
     if (row.rotated_at) {
       if (row.in_grace && row.successor) return JSON.parse(signer.unseal(row.successor)) as TokenSet;
-      await client.query('UPDATE auth_refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [row.family_id]);
+      await client.query(
+        'UPDATE auth_refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL',
+        [row.family_id],
+      );
       return null;
     }
     const { tokens } = await issue(client, signer, { id: row.account_id, email: row.email }, row.family_id);
-    await client.query('UPDATE auth_refresh_tokens SET rotated_at = now(), successor = $2 WHERE token_hash = $1', [hashToken(refreshToken), signer.seal(JSON.stringify(tokens))]);
+    await client.query('UPDATE auth_refresh_tokens SET rotated_at = now(), successor = $2 WHERE token_hash = $1', [
+      hashToken(refreshToken),
+      signer.seal(JSON.stringify(tokens)),
+    ]);
     return tokens;
   }).then((tokens) => {
     // The revocation above is committed before the refusal is thrown.
@@ -78,12 +99,22 @@ export async function endSession(pool: pg.Pool, refreshToken: string): Promise<v
 }
 
 /** Ends every session of an account, or every one but `keepFamily` (after a password change). */
-export async function endAllSessions(db: pg.Pool | pg.PoolClient, accountId: string, keepFamily?: string): Promise<void> {
-  await db.query('UPDATE auth_refresh_tokens SET revoked_at = now() WHERE account_id = $1 AND revoked_at IS NULL AND family_id IS DISTINCT FROM $2', [accountId, keepFamily ?? null]);
+export async function endAllSessions(
+  db: pg.Pool | pg.PoolClient,
+  accountId: string,
+  keepFamily?: string,
+): Promise<void> {
+  await db.query(
+    'UPDATE auth_refresh_tokens SET revoked_at = now() WHERE account_id = $1 AND revoked_at IS NULL AND family_id IS DISTINCT FROM $2',
+    [accountId, keepFamily ?? null],
+  );
 }
 
 /** True while the session an access token belongs to has not been signed out. */
 export async function sessionIsActive(pool: pg.Pool, familyId: string): Promise<boolean> {
-  const { rowCount } = await pool.query('SELECT 1 FROM auth_refresh_tokens WHERE family_id = $1 AND revoked_at IS NULL AND expires_at > now() LIMIT 1', [familyId]);
+  const { rowCount } = await pool.query(
+    'SELECT 1 FROM auth_refresh_tokens WHERE family_id = $1 AND revoked_at IS NULL AND expires_at > now() LIMIT 1',
+    [familyId],
+  );
   return Boolean(rowCount);
 }

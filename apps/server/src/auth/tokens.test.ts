@@ -16,8 +16,10 @@ beforeAll(async () => {
   user = await signUpUser(app, { role: 'technician' });
 });
 
-const jobsAs = (token: string) => app.inject({ method: 'GET', url: '/api/db/fieldassist/rest/v1/jobs', headers: { authorization: `Bearer ${token}` } });
-const refresh = (refreshToken: string) => app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: refreshToken } });
+const jobsAs = (token: string) =>
+  app.inject({ method: 'GET', url: '/api/db/fieldassist/rest/v1/jobs', headers: { authorization: `Bearer ${token}` } });
+const refresh = (refreshToken: string) =>
+  app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: refreshToken } });
 const segments = (token: string) => token.split('.') as [string, string, string];
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -27,15 +29,60 @@ describe('access tokens', () => {
   });
 
   it.each([
-    ['tampered claims', () => { const [h, p, s] = segments(user.accessToken); const claims = JSON.parse(Buffer.from(p, 'base64url').toString()); return `${h}.${b64({ ...claims, sub: 'usr_someone_else' })}.${s}`; }],
-    ['alg none', () => new UnsecuredJWT({ email: user.email, sid: 'x', typ: 'access' }).setSubject(user.id).setIssuer('fieldassist').setAudience('fieldassist').setExpirationTime('15m').encode()],
-    ['alg none with the real signature stripped', () => { const [, p] = segments(user.accessToken); return `${b64({ alg: 'none', typ: 'JWT' })}.${p}.`; }],
-    ['the wrong key', () => createTokenSigner('another-secret-of-sufficient-length-000000', 'fieldassist').sign({ sub: user.id, email: user.email, sid: 'x' })],
-    ['another project', () => createTokenSigner(TEST_AUTH_SECRET, 'otherproject').sign({ sub: user.id, email: user.email, sid: 'x' })],
-    ['HS512 with the right key', async () => {
-      const key = (await import('node:crypto')).createHash('sha256').update(`access-token:${TEST_AUTH_SECRET}`).digest();
-      return new SignJWT({ email: user.email, sid: 'x', typ: 'access' }).setProtectedHeader({ alg: 'HS512' }).setSubject(user.id).setIssuer('fieldassist').setAudience('fieldassist').setExpirationTime('15m').sign(key);
-    }],
+    [
+      'tampered claims',
+      () => {
+        const [h, p, s] = segments(user.accessToken);
+        const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
+        return `${h}.${b64({ ...claims, sub: 'usr_someone_else' })}.${s}`;
+      },
+    ],
+    [
+      'alg none',
+      () =>
+        new UnsecuredJWT({ email: user.email, sid: 'x', typ: 'access' })
+          .setSubject(user.id)
+          .setIssuer('fieldassist')
+          .setAudience('fieldassist')
+          .setExpirationTime('15m')
+          .encode(),
+    ],
+    [
+      'alg none with the real signature stripped',
+      () => {
+        const [, p] = segments(user.accessToken);
+        return `${b64({ alg: 'none', typ: 'JWT' })}.${p}.`;
+      },
+    ],
+    [
+      'the wrong key',
+      () =>
+        createTokenSigner('another-secret-of-sufficient-length-000000', 'fieldassist').sign({
+          sub: user.id,
+          email: user.email,
+          sid: 'x',
+        }),
+    ],
+    [
+      'another project',
+      () => createTokenSigner(TEST_AUTH_SECRET, 'otherproject').sign({ sub: user.id, email: user.email, sid: 'x' }),
+    ],
+    [
+      'HS512 with the right key',
+      async () => {
+        const key = (await import('node:crypto'))
+          .createHash('sha256')
+          .update(`access-token:${TEST_AUTH_SECRET}`)
+          .digest();
+        return new SignJWT({ email: user.email, sid: 'x', typ: 'access' })
+          .setProtectedHeader({ alg: 'HS512' })
+          .setSubject(user.id)
+          .setIssuer('fieldassist')
+          .setAudience('fieldassist')
+          .setExpirationTime('15m')
+          .sign(key);
+      },
+    ],
     ['garbage', () => 'not.a.jwt'],
   ])('%s is refused with 401 and no rows', async (_name, make) => {
     const res = await jobsAs(await make());
@@ -47,8 +94,13 @@ describe('access tokens', () => {
   it('an expired token is refused as TOKEN_EXPIRED (so clients refresh)', async () => {
     const key = (await import('node:crypto')).createHash('sha256').update(`access-token:${TEST_AUTH_SECRET}`).digest();
     const expired = await new SignJWT({ email: user.email, sid: 'x', typ: 'access' })
-      .setProtectedHeader({ alg: 'HS256' }).setSubject(user.id).setIssuer('fieldassist').setAudience('fieldassist')
-      .setIssuedAt(Math.floor(Date.now() / 1000) - 1000).setExpirationTime(Math.floor(Date.now() / 1000) - 100).sign(key);
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setIssuer('fieldassist')
+      .setAudience('fieldassist')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 1000)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 100)
+      .sign(key);
     const res = await jobsAs(expired);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'TOKEN_EXPIRED', message: 'Session expired. Please sign in again.' });
@@ -66,7 +118,12 @@ describe('a stale token', () => {
   it('does not stand in the way of routes that need no sign-in', async () => {
     const stale = { authorization: 'Bearer expired.or.forged' };
     const session = await signUpUserSession();
-    const refreshed = await app.inject({ method: 'POST', url: '/api/auth/refresh', headers: stale, payload: { refresh_token: session.refresh_token } });
+    const refreshed = await app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: stale,
+      payload: { refresh_token: session.refresh_token },
+    });
     expect(refreshed.statusCode).toBe(200);
     const providers = await app.inject({ method: 'GET', url: '/api/auth/providers', headers: stale });
     expect(providers.statusCode).toBe(200);
@@ -97,7 +154,9 @@ describe('refresh tokens', () => {
   it('reused after the grace period revoke the whole family', async () => {
     const session = await signUpUserSession();
     const rotated = (await refresh(session.refresh_token)).json();
-    await pool.query("UPDATE auth_refresh_tokens SET rotated_at = now() - interval '11 seconds' WHERE rotated_at IS NOT NULL");
+    await pool.query(
+      "UPDATE auth_refresh_tokens SET rotated_at = now() - interval '11 seconds' WHERE rotated_at IS NOT NULL",
+    );
     const replay = await refresh(session.refresh_token);
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toMatchObject({ code: 'TOKEN_EXPIRED', message: 'Session expired. Please sign in again.' });
@@ -111,11 +170,18 @@ describe('refresh tokens', () => {
     await pool.query("UPDATE auth_refresh_tokens SET expires_at = now() - interval '1 second'");
     expect((await refresh(session.refresh_token)).statusCode).toBe(401);
     expect((await refresh('rt_unknown')).statusCode).toBe(401);
-    expect((await app.inject({ method: 'POST', url: '/api/auth/refresh', payload: {} })).json().code).toBe('TOKEN_EXPIRED');
+    expect((await app.inject({ method: 'POST', url: '/api/auth/refresh', payload: {} })).json().code).toBe(
+      'TOKEN_EXPIRED',
+    );
   });
 });
 
 async function signUpUserSession() {
-  const res = await app.inject({ method: 'POST', url: '/api/auth/signin/email', remoteAddress: `10.1.${Math.floor(Math.random() * 250)}.9`, payload: { email: user.email, password: 'correct-horse-battery-9' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/signin/email',
+    remoteAddress: `10.1.${Math.floor(Math.random() * 250)}.9`,
+    payload: { email: user.email, password: 'correct-horse-battery-9' },
+  });
   return res.json() as { access_token: string; refresh_token: string };
 }

@@ -35,12 +35,18 @@ export function createTokenSigner(secret: string, projectId: string) {
     async verify(token: string): Promise<AccessClaims> {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, audience: projectId });
-        if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.email !== 'string' || typeof payload.sid !== 'string') {
+        if (
+          payload.typ !== 'access' ||
+          typeof payload.sub !== 'string' ||
+          typeof payload.email !== 'string' ||
+          typeof payload.sid !== 'string'
+        ) {
           throw new ApiError('INVALID_TOKEN', 'Invalid or expired token');
         }
         return { sub: payload.sub, email: payload.email, sid: payload.sid };
       } catch (error) {
-        if (error instanceof errors.JWTExpired) throw new ApiError('TOKEN_EXPIRED', 'Session expired. Please sign in again.');
+        if (error instanceof errors.JWTExpired)
+          throw new ApiError('TOKEN_EXPIRED', 'Session expired. Please sign in again.');
         if (error instanceof ApiError) throw error;
         throw new ApiError('INVALID_TOKEN', 'Invalid or expired token');
       }

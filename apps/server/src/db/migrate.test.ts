@@ -13,9 +13,19 @@ describe('migrate', () => {
 
   it('creates every product table with indexes for the spec queries', async () => {
     const { pool } = await createTestDatabase();
-    const { rows } = await pool.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE schemaname = 'public'");
+    const { rows } = await pool.query<{ indexname: string }>(
+      "SELECT indexname FROM pg_indexes WHERE schemaname = 'public'",
+    );
     const names = rows.map((r) => r.indexname);
-    for (const index of ['jobs_user_created', 'chat_messages_user_created', 'manuals_created_at', 'tags_name', 'release_versions_year', 'user_roles_updated_at', 'manual_content_created_at']) {
+    for (const index of [
+      'jobs_user_created',
+      'chat_messages_user_created',
+      'manuals_created_at',
+      'tags_name',
+      'release_versions_year',
+      'user_roles_updated_at',
+      'manual_content_created_at',
+    ]) {
       expect(names).toContain(index);
     }
   });

@@ -49,10 +49,12 @@ async function migrationFiles(): Promise<string[]> {
 
 /** The migrations this build has that the database has not applied yet (all of them on an empty database). */
 export async function pendingMigrations(pool: pg.Pool): Promise<string[]> {
-  const { rows } = await pool.query<{ version: number }>('SELECT version FROM schema_migrations').catch((error: { code?: string }) => {
-    if (error.code === '42P01') return { rows: [] }; // undefined_table: nothing applied yet
-    throw error;
-  });
+  const { rows } = await pool
+    .query<{ version: number }>('SELECT version FROM schema_migrations')
+    .catch((error: { code?: string }) => {
+      if (error.code === '42P01') return { rows: [] }; // undefined_table: nothing applied yet
+      throw error;
+    });
   const done = new Set(rows.map((r) => r.version));
   return (await migrationFiles()).filter((file) => !done.has(Number(file.slice(0, 3))));
 }

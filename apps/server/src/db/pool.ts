@@ -3,7 +3,9 @@ import pg from 'pg';
 // int8 (counts, millisecond timestamps, file sizes) as JS numbers: all our values fit in 2^53.
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === 20
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export function createPool(connectionString: string, max = 10): pg.Pool {
@@ -14,7 +16,11 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
 }
 
 /** Runs `work` on one client between `begin` (BEGIN, BEGIN READ ONLY, ...) and COMMIT; any error rolls it back. */
-export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+export async function transaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  begin = 'BEGIN',
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query(begin);

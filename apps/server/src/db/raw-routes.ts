@@ -7,9 +7,15 @@ import { ApiError } from '../errors.js';
 import { transaction } from './pool.js';
 
 const ZValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-export const ZSqlBody = z.object({ query: z.string().min(1).max(100_000), params: z.array(ZValue).max(1000).default([]) });
+export const ZSqlBody = z.object({
+  query: z.string().min(1).max(100_000),
+  params: z.array(ZValue).max(1000).default([]),
+});
 export const ZBatchBody = z.object({
-  statements: z.array(z.object({ sql: z.string().min(1).max(100_000), args: z.array(ZValue).max(1000).default([]) })).min(1).max(100),
+  statements: z
+    .array(z.object({ sql: z.string().min(1).max(100_000), args: z.array(ZValue).max(1000).default([]) }))
+    .min(1)
+    .max(100),
   mode: z.enum(['read', 'write']).default('write'),
 });
 
@@ -28,7 +34,11 @@ export function numberPlaceholders(query: string): string {
 }
 
 function present(result: pg.QueryResult) {
-  return { rows: result.rows, columns: result.fields.map((f) => f.name), rowCount: result.rowCount ?? result.rows.length };
+  return {
+    rows: result.rows,
+    columns: result.fields.map((f) => f.name),
+    rowCount: result.rowCount ?? result.rows.length,
+  };
 }
 
 export function registerRawSqlRoutes(app: FastifyInstance, pool: pg.Pool) {

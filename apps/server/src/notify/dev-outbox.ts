@@ -9,8 +9,13 @@ export function presentOutboxEmail(email: StoredEmail) {
 
 function renderEmail(email: StoredEmail): string {
   // The HTML body is never rendered as HTML here: its links are listed instead.
-  const body = email.text ? linkify(email.text) : findHrefs(email.html ?? '').map(linkify).join('\n') || '(no text body)';
-  const failed = email.status === 'failed' ? ` <strong class="failed">failed: ${escapeHtml(email.error ?? '')}</strong>` : '';
+  const body = email.text
+    ? linkify(email.text)
+    : findHrefs(email.html ?? '')
+        .map(linkify)
+        .join('\n') || '(no text body)';
+  const failed =
+    email.status === 'failed' ? ` <strong class="failed">failed: ${escapeHtml(email.error ?? '')}</strong>` : '';
   return `<article>
 <header><time>${escapeHtml(email.createdAt)}</time> · ${escapeHtml(email.driver)}${failed}</header>
 <div><b>To:</b> ${escapeHtml(email.to.join(', '))}</div>

@@ -24,8 +24,18 @@ export async function recordEmail(pool: pg.Pool, record: EmailRecord): Promise<v
     `INSERT INTO email_outbox (id, to_addresses, cc, bcc, from_address, reply_to, subject, html, text, driver, status, error)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
-      record.id, record.to, record.cc ?? [], record.bcc ?? [], record.from, record.replyTo ?? null,
-      record.subject, record.html ?? null, record.text ?? null, record.driver, record.status, record.error ?? null,
+      record.id,
+      record.to,
+      record.cc ?? [],
+      record.bcc ?? [],
+      record.from,
+      record.replyTo ?? null,
+      record.subject,
+      record.html ?? null,
+      record.text ?? null,
+      record.driver,
+      record.status,
+      record.error ?? null,
     ],
   );
 }
@@ -65,7 +75,10 @@ function presentEmail(row: EmailRow): StoredEmail {
 }
 
 /** The newest messages first; `to` keeps those addressed to that recipient (case-insensitive). */
-export async function listRecentEmails(pool: pg.Pool, { limit, to }: { limit: number; to?: string }): Promise<StoredEmail[]> {
+export async function listRecentEmails(
+  pool: pg.Pool,
+  { limit, to }: { limit: number; to?: string },
+): Promise<StoredEmail[]> {
   const { rows } = await pool.query<EmailRow>(
     `SELECT * FROM email_outbox
      WHERE $2::text IS NULL OR lower($2) IN (SELECT lower(a) FROM unnest(to_addresses || cc || bcc) AS a)

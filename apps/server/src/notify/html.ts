@@ -22,7 +22,9 @@ const entities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 
 /** The http(s) hrefs of an HTML body, decoded from the entities escapeHtml writes. */
 export function findHrefs(html: string): string[] {
-  return [...html.matchAll(/href="(https?:[^"]+)"/g)].map((m) => m[1]!.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => entities[e]!));
+  return [...html.matchAll(/href="(https?:[^"]+)"/g)].map((m) =>
+    m[1]!.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => entities[e]!),
+  );
 }
 
 /**

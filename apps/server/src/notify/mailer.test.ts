@@ -15,7 +15,12 @@ beforeAll(async () => {
 
 const smtpFrom = 'FieldAssist <noreply@fieldassist.test>';
 
-interface Received { from: string; to: string[]; raw: string; user?: string }
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+  user?: string;
+}
 
 /** A real SMTP peer on loopback; it accepts any login and keeps what it receives. */
 async function startSmtpServer() {
@@ -62,9 +67,20 @@ describe('outbox driver', () => {
     const email = magicLinkEmail({ link: 'http://localhost:3000/auth/magic?token=abc&x=1', appName: 'FieldAssist' });
     const sent = await mailer.send({ to: ['tech@example.com'], ...email });
 
-    expect(sent).toEqual({ messageId: expect.stringMatching(/^msg_[0-9a-f]{32}$/), from: smtpFrom, to: ['tech@example.com'] });
+    expect(sent).toEqual({
+      messageId: expect.stringMatching(/^msg_[0-9a-f]{32}$/),
+      from: smtpFrom,
+      to: ['tech@example.com'],
+    });
     const [stored] = await listRecentEmails(pool, { limit: 1, to: 'TECH@example.com' });
-    expect(stored).toMatchObject({ id: sent.messageId, driver: 'outbox', status: 'sent', subject: 'Sign in to FieldAssist', from: smtpFrom, text: email.text });
+    expect(stored).toMatchObject({
+      id: sent.messageId,
+      driver: 'outbox',
+      status: 'sent',
+      subject: 'Sign in to FieldAssist',
+      from: smtpFrom,
+      text: email.text,
+    });
     expect(lines.join('\n')).toContain('Subject: Sign in to FieldAssist');
     expect(lines.join('\n')).toContain('To:      tech@example.com');
     expect(lines.join('\n')).toContain('Link:    http://localhost:3000/auth/magic?token=abc&x=1');
@@ -75,17 +91,37 @@ describe('SMTP driver', () => {
   it('relays the exact message through a real SMTP server and records it', async () => {
     const smtp = await startSmtpServer();
     try {
-      const mailer = createMailer({ smtpUrl: `smtp://relay-user:relay-pass@127.0.0.1:${smtp.port}`, smtpFrom, pool, log: () => undefined });
-      const sent = await mailer.send({ to: ['a@example.com', 'b@example.com'], cc: ['c@example.com'], subject: 'Pump 7 report', text: 'Pressure is back to normal.' });
+      const mailer = createMailer({
+        smtpUrl: `smtp://relay-user:relay-pass@127.0.0.1:${smtp.port}`,
+        smtpFrom,
+        pool,
+        log: () => undefined,
+      });
+      const sent = await mailer.send({
+        to: ['a@example.com', 'b@example.com'],
+        cc: ['c@example.com'],
+        subject: 'Pump 7 report',
+        text: 'Pressure is back to normal.',
+      });
 
       expect(smtp.received).toHaveLength(1);
       const [message] = smtp.received;
-      expect(message).toMatchObject({ from: 'noreply@fieldassist.test', to: ['a@example.com', 'b@example.com', 'c@example.com'], user: 'relay-user' });
+      expect(message).toMatchObject({
+        from: 'noreply@fieldassist.test',
+        to: ['a@example.com', 'b@example.com', 'c@example.com'],
+        user: 'relay-user',
+      });
       expect(message!.raw).toContain('Subject: Pump 7 report');
       expect(message!.raw).toContain('Pressure is back to normal.');
       expect(message!.raw).toContain(`Message-ID: <${sent.messageId}@fieldassist.test>`);
       const [stored] = await listRecentEmails(pool, { limit: 1, to: 'c@example.com' });
-      expect(stored).toMatchObject({ id: sent.messageId, driver: 'smtp', status: 'sent', to: ['a@example.com', 'b@example.com'], cc: ['c@example.com'] });
+      expect(stored).toMatchObject({
+        id: sent.messageId,
+        driver: 'smtp',
+        status: 'sent',
+        to: ['a@example.com', 'b@example.com'],
+        cc: ['c@example.com'],
+      });
     } finally {
       await smtp.close();
     }
@@ -93,10 +129,19 @@ describe('SMTP driver', () => {
 
   it('answers SERVICE_UNAVAILABLE when the relay is down, and records the failure', async () => {
     const logged: string[] = [];
-    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, smtpFrom, pool, log: (line) => logged.push(line) });
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${await closedPort()}`,
+      smtpFrom,
+      pool,
+      log: (line) => logged.push(line),
+    });
     const failure = mailer.send({ to: ['down@example.com'], subject: 'Nobody home', text: 'x' });
 
-    await expect(failure).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, message: 'Email could not be sent' });
+    await expect(failure).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      status: 503,
+      message: 'Email could not be sent',
+    });
     const [stored] = await listRecentEmails(pool, { limit: 1, to: 'down@example.com' });
     expect(stored).toMatchObject({ driver: 'smtp', status: 'failed', error: expect.stringMatching(/ECONNREFUSED/) });
     expect(logged.join('\n')).toContain('could not be sent');

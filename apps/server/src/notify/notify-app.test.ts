@@ -11,7 +11,11 @@ describe('notify routes in the real app', () => {
     expect((await app.inject({ method: 'POST', url, payload })).json()).toMatchObject({ code: 'UNAUTHORIZED' });
     const sent = await app.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${serviceKey}` } });
     expect(sent.statusCode).toBe(200);
-    expect(sent.json()).toMatchObject({ success: true, from: 'FieldAssist <noreply@wired.test>', to: ['wired@example.com'] });
+    expect(sent.json()).toMatchObject({
+      success: true,
+      from: 'FieldAssist <noreply@wired.test>',
+      to: ['wired@example.com'],
+    });
     const outbox = await app.inject({ method: 'GET', url: '/dev/outbox.json?to=wired@example.com' });
     expect(outbox.json().messages[0]).toMatchObject({ id: sent.json().messageId, links: ['http://localhost:3000/x'] });
   });

@@ -20,7 +20,15 @@ export function summarizeEmail(id: string, message: EmailMessage & { from: strin
  * The default driver: nothing leaves the machine. Each message is stored in email_outbox
  * (readable at /dev/outbox outside production) and summarized through `log`.
  */
-export function createOutboxMailer({ smtpFrom, pool, log }: { smtpFrom: string; pool: pg.Pool; log: (msg: string) => void }): Mailer {
+export function createOutboxMailer({
+  smtpFrom,
+  pool,
+  log,
+}: {
+  smtpFrom: string;
+  pool: pg.Pool;
+  log: (msg: string) => void;
+}): Mailer {
   return {
     async send(message) {
       const id = newMessageId();

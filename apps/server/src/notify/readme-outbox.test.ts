@@ -29,7 +29,7 @@ describe("the README's first screen", () => {
     expect(firstScreen).toContain('http://localhost:3000/dev/outbox');
   });
 
-  it("gives one command that shows a sign-in link, which works as written", async () => {
+  it('gives one command that shows a sign-in link, which works as written', async () => {
     const commands = firstScreen.match(/^curl .*\/dev\/outbox.*$/gm) ?? [];
     expect(commands).toHaveLength(1);
     const command = commands[0]!.replace(/\s+#.*$/, '').replaceAll('http://localhost:3000', server.url);
@@ -37,7 +37,9 @@ describe("the README's first screen", () => {
     const admin = await signUpUser(server.app, { email: 'first@example.com' });
     expect(admin.role).toBe('admin');
     const asked = await fetch(`${server.url}/api/auth/signin/magic`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: admin.email, projectId: server.projectId }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: admin.email, projectId: server.projectId }),
     });
     expect(asked.status).toBe(200);
 

@@ -3,7 +3,9 @@ import { ApiError } from '../errors.js';
 import type { Mailer } from './mailer.js';
 
 const ZEmail = z.email();
-const ZRecipients = z.union([ZEmail, z.array(ZEmail).min(1).max(50)], { error: 'Expected an email address or a list of them' });
+const ZRecipients = z.union([ZEmail, z.array(ZEmail).min(1).max(50)], {
+  error: 'Expected an email address or a list of them',
+});
 
 /** The body of POST /api/notifications/:projectId/email (PLATFORM_API.md section 7). */
 export const ZSendEmailBody = z
@@ -46,11 +48,15 @@ export function resolveSender(requested: string | undefined, defaultFrom: string
   if (requested === undefined) return undefined;
   const address = addressOf(defaultFrom);
   if (requested.includes('@')) {
-    if (addressOf(requested).toLowerCase() !== address.toLowerCase()) throw new ApiError('UNVERIFIED_SENDER', 'Sender is not verified');
+    if (addressOf(requested).toLowerCase() !== address.toLowerCase())
+      throw new ApiError('UNVERIFIED_SENDER', 'Sender is not verified');
     return requested;
   }
   // Quotes, angle brackets and line breaks would end the quoted name early.
-  const name = requested.replace(/["\\<>\r\n]/g, ' ').replace(/\s+/g, ' ').trim();
+  const name = requested
+    .replace(/["\\<>\r\n]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return name ? `"${name}" <${address}>` : undefined;
 }
 
@@ -58,7 +64,15 @@ export function resolveSender(requested: string | undefined, defaultFrom: string
  * Sends an email on behalf of the project (admins and the service key; the route checks).
  * Throws UNVERIFIED_SENDER (403) for a sender other than the configured one, SERVICE_UNAVAILABLE when the relay fails.
  */
-export async function sendEmail({ mailer, defaultFrom, body }: { mailer: Mailer; defaultFrom: string; body: SendEmailBody }): Promise<SendEmailResponse> {
+export async function sendEmail({
+  mailer,
+  defaultFrom,
+  body,
+}: {
+  mailer: Mailer;
+  defaultFrom: string;
+  body: SendEmailBody;
+}): Promise<SendEmailResponse> {
   const sent = await mailer.send({
     to: asList(body.to),
     cc: asList(body.cc),
@@ -69,5 +83,12 @@ export async function sendEmail({ mailer, defaultFrom, body }: { mailer: Mailer;
     from: resolveSender(body.from, defaultFrom),
     replyTo: body.replyTo,
   });
-  return { success: true, messageId: sent.messageId, from: sent.from, to: sent.to, subject: body.subject, timestamp: new Date().toISOString() };
+  return {
+    success: true,
+    messageId: sent.messageId,
+    from: sent.from,
+    to: sent.to,
+    subject: body.subject,
+    timestamp: new Date().toISOString(),
+  };
 }

@@ -14,9 +14,24 @@ function domainOf(from: string): string {
  * smtps:// is TLS from the start). Sent and failed messages are both recorded, so a
  * failed sign-in email can be found in email_outbox with the relay's reason.
  */
-export function createSmtpMailer({ smtpUrl, smtpFrom, pool, log }: { smtpUrl: string; smtpFrom: string; pool: pg.Pool; log: (msg: string) => void }): Mailer {
+export function createSmtpMailer({
+  smtpUrl,
+  smtpFrom,
+  pool,
+  log,
+}: {
+  smtpUrl: string;
+  smtpFrom: string;
+  pool: pg.Pool;
+  log: (msg: string) => void;
+}): Mailer {
   // nodemailer waits minutes by default; a request waiting on the relay should not.
-  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
   return {
     async send(message) {
       const id = newMessageId();

@@ -19,7 +19,11 @@ describe('email templates', () => {
   });
 
   it('escapes names in the invitation and keeps the subject on one line', () => {
-    const email = invitationEmail({ link: 'https://fa.test/i', inviterName: 'Eve <b>\r\nBcc: x@y.z', displayName: '<script>Dana</script>' });
+    const email = invitationEmail({
+      link: 'https://fa.test/i',
+      inviterName: 'Eve <b>\r\nBcc: x@y.z',
+      displayName: '<script>Dana</script>',
+    });
     expect(email.subject).toBe('Eve <b> Bcc: x@y.z invited you to FieldAssist');
     expect(email.html).toContain('Hi &lt;script&gt;Dana&lt;/script&gt;,');
     expect(email.html).toContain('Eve &lt;b&gt; Bcc: x@y.z invited you');

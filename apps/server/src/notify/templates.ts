@@ -64,7 +64,15 @@ export function passwordResetEmail({ link }: { link: string }): RenderedEmail {
 // Names come from user profiles: a line break must not reach a header such as Subject.
 const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
 
-export function invitationEmail({ link, inviterName, displayName }: { link: string; inviterName?: string; displayName?: string }): RenderedEmail {
+export function invitationEmail({
+  link,
+  inviterName,
+  displayName,
+}: {
+  link: string;
+  inviterName?: string;
+  displayName?: string;
+}): RenderedEmail {
   const inviter = inviterName ? oneLine(inviterName) : undefined;
   return render({
     subject: inviter ? `${inviter} invited you to ${productName}` : `You're invited to ${productName}`,

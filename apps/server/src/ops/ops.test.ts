@@ -38,7 +38,11 @@ describe('GET /readyz (readiness)', () => {
   it.runIf(redisAvailable)('checks Redis when REDIS_URL is set', async () => {
     const withRedis = (await buildTestApp({ REDIS_URL }, { pool })).app;
     extra.push(withRedis);
-    expect((await withRedis.inject({ method: 'GET', url: '/readyz' })).json().checks).toEqual({ database: 'ok', migrations: 'ok', redis: 'ok' });
+    expect((await withRedis.inject({ method: 'GET', url: '/readyz' })).json().checks).toEqual({
+      database: 'ok',
+      migrations: 'ok',
+      redis: 'ok',
+    });
   });
 
   it('answers 503 SERVICE_UNAVAILABLE naming the check when Redis is unreachable', async () => {
@@ -51,13 +55,18 @@ describe('GET /readyz (readiness)', () => {
   });
 
   it('answers 503 while a migration of this build is not applied', async () => {
-    const { rows } = await pool.query<{ version: number; name: string }>('DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations) RETURNING version, name');
+    const { rows } = await pool.query<{ version: number; name: string }>(
+      'DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations) RETURNING version, name',
+    );
     try {
       const res = await app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);
       expect(res.json().checks.migrations).toBe(`not applied: ${rows[0]!.name}`);
     } finally {
-      await pool.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [rows[0]!.version, rows[0]!.name]);
+      await pool.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        rows[0]!.version,
+        rows[0]!.name,
+      ]);
     }
   });
 });
@@ -79,7 +88,9 @@ describe('GET /metrics', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
       expect(res.body).toMatch(/^http_requests_total\{method="GET",route="\/healthz",status="200"\} [1-9]/m);
-      expect(res.body).toMatch(/^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/healthz",status="200"\} /m);
+      expect(res.body).toMatch(
+        /^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/healthz",status="200"\} /m,
+      );
       expect(res.body).toMatch(/^http_requests_total\{method="GET",route="unmatched",status="404"\} /m);
       expect(res.body).toMatch(/^fieldassist_realtime_connections 0$/m);
       expect(res.body).toMatch(/^process_resident_memory_bytes /m);
@@ -91,14 +102,24 @@ describe('GET /metrics', () => {
     try {
       // Not due for an hour, so no worker claims it while the test looks.
       await client.query('BEGIN');
-      await client.query(`INSERT INTO manuals (id, title, file_url, file_name) VALUES ('manual_metrics', 'Pump', 'https://x.test/files/k', 'pump.pdf')`);
-      await client.query(`INSERT INTO ingestion_jobs (manual_id, run_after) VALUES ('manual_metrics', now() + interval '1 hour')`);
+      await client.query(
+        `INSERT INTO manuals (id, title, file_url, file_name) VALUES ('manual_metrics', 'Pump', 'https://x.test/files/k', 'pump.pdf')`,
+      );
+      await client.query(
+        `INSERT INTO ingestion_jobs (manual_id, run_after) VALUES ('manual_metrics', now() + interval '1 hour')`,
+      );
       await client.query('COMMIT');
     } finally {
       client.release();
     }
-    const { rows } = await pool.query<{ queued: number }>(`SELECT count(*)::int AS queued FROM ingestion_jobs WHERE status = 'queued'`);
-    const res = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const { rows } = await pool.query<{ queued: number }>(
+      `SELECT count(*)::int AS queued FROM ingestion_jobs WHERE status = 'queued'`,
+    );
+    const res = await app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     expect(res.body).toMatch(new RegExp(`^fieldassist_ingestion_jobs\\{status="queued"\\} ${rows[0]!.queued}$`, 'm'));
     expect(rows[0]!.queued).toBeGreaterThanOrEqual(1);
     expect(res.body).toMatch(/^fieldassist_ingestion_jobs\{status="running"\} \d+$/m);
@@ -108,9 +129,13 @@ describe('GET /metrics', () => {
 
 describe('request logs', () => {
   it('mask credentials in query strings and keep the rest of the URL', () => {
-    expect(redactUrl('/?project_id=fieldassist&access_token=eyJhbGciOi.x.y')).toBe('/?project_id=fieldassist&access_token=[redacted]');
+    expect(redactUrl('/?project_id=fieldassist&access_token=eyJhbGciOi.x.y')).toBe(
+      '/?project_id=fieldassist&access_token=[redacted]',
+    );
     expect(redactUrl('/auth/callback?code=abc&state=s1')).toBe('/auth/callback?code=[redacted]&state=s1');
-    expect(redactUrl('/api/auth/signin/magic/verify?token=t0k3n')).toBe('/api/auth/signin/magic/verify?token=[redacted]');
+    expect(redactUrl('/api/auth/signin/magic/verify?token=t0k3n')).toBe(
+      '/api/auth/signin/magic/verify?token=[redacted]',
+    );
     expect(redactUrl('/files/abc?download=1')).toBe('/files/abc?download=1');
   });
 });

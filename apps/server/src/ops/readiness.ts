@@ -24,7 +24,9 @@ export async function checkReadiness({ pool, redis }: ReadinessDeps): Promise<Re
     }),
   };
   if (redis) checks.redis = run(async () => void (await redis.ping()));
-  const results = Object.fromEntries(await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await check])));
+  const results = Object.fromEntries(
+    await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await check])),
+  );
   return { ready: Object.values(results).every((result) => result === 'ok'), checks: results };
 }
 

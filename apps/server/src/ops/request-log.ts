@@ -8,11 +8,14 @@ const SECRET_PARAMS = /^(access_token|refresh_token|id_token|token|code|password
 export function redactUrl(url: string): string {
   const query = url.indexOf('?');
   if (query === -1) return url;
-  const params = url.slice(query + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const name = eq === -1 ? pair : pair.slice(0, eq);
-    return eq !== -1 && SECRET_PARAMS.test(decodeURIComponentSafe(name)) ? `${name}=[redacted]` : pair;
-  });
+  const params = url
+    .slice(query + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      return eq !== -1 && SECRET_PARAMS.test(decodeURIComponentSafe(name)) ? `${name}=[redacted]` : pair;
+    });
   return `${url.slice(0, query)}?${params.join('&')}`;
 }
 

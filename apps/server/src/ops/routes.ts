@@ -30,13 +30,18 @@ export function registerOpsRoutes(app: FastifyInstance, { pool, redis, metricsTo
   app.get('/readyz', async (_request, reply) => {
     const { ready, checks } = await checkReadiness({ pool, redis });
     if (ready) return { status: 'ready', checks };
-    const failing = Object.entries(checks).filter(([, result]) => result !== 'ok').map(([name, result]) => `${name}: ${result}`);
+    const failing = Object.entries(checks)
+      .filter(([, result]) => result !== 'ok')
+      .map(([name, result]) => `${name}: ${result}`);
     return reply.status(503).send({ ...errorBody('SERVICE_UNAVAILABLE', `Not ready (${failing.join('; ')})`), checks });
   });
 
   app.get('/metrics', async (request, reply) => {
-    if (!hasToken(request, tokens)) throw new ApiError('UNAUTHORIZED', 'GET /metrics needs the metrics token or the service key as a bearer token');
-    await metrics.refresh().catch((error: Error) => request.log.warn(`metrics: ingestion queue unreadable: ${error.message}`));
+    if (!hasToken(request, tokens))
+      throw new ApiError('UNAUTHORIZED', 'GET /metrics needs the metrics token or the service key as a bearer token');
+    await metrics
+      .refresh()
+      .catch((error: Error) => request.log.warn(`metrics: ingestion queue unreadable: ${error.message}`));
     return reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 }

@@ -26,7 +26,10 @@ export function productFolders({ pool, publicUrl }: { pool: pg.Pool; publicUrl: 
     },
     async mayRead(user, object) {
       if (topFolder(object.path) !== LIBRARY_FOLDER) return false;
-      return libraryFileVisibleTo(pool, { role: user.role, fileUrl: `${publicUrl.replace(/\/+$/, '')}/files/${object.key}` });
+      return libraryFileVisibleTo(pool, {
+        role: user.role,
+        fileUrl: `${publicUrl.replace(/\/+$/, '')}/files/${object.key}`,
+      });
     },
   };
 }

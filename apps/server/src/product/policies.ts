@@ -14,11 +14,13 @@ type User = Extract<Caller, { kind: 'user' }>;
 const anyone = {};
 
 /** The service key passes every rule; signed-out callers none; users go to `rule`. */
-const forUsers = (rule: (user: User) => Permission): Rule => (caller) => {
-  requireSignedIn(caller);
-  if (caller.kind === 'service') return anyone;
-  return rule(caller);
-};
+const forUsers =
+  (rule: (user: User) => Permission): Rule =>
+  (caller) => {
+    requireSignedIn(caller);
+    if (caller.kind === 'service') return anyone;
+    return rule(caller);
+  };
 
 type Allows = (role: User['role']) => boolean;
 const roleIn = (allows: Allows, message: string) => (user: User) => {
@@ -33,7 +35,8 @@ const serverOnly = forUsers(() => {
 function ownedRows(noun: string): TablePolicy {
   const mine = (user: User) => sql`"user_id" = ${user.userId}`;
   const ownRow = (user: User) => (row: Record<string, unknown>) => {
-    if (row.user_id !== undefined && row.user_id !== user.userId) throw new ApiError('FORBIDDEN', `You can only write your own ${noun}`);
+    if (row.user_id !== undefined && row.user_id !== user.userId)
+      throw new ApiError('FORBIDDEN', `You can only write your own ${noun}`);
   };
   return {
     list: forUsers((user) => ({ where: mine(user) })),
@@ -50,10 +53,18 @@ function ownedRows(noun: string): TablePolicy {
 
 // Which manuals a user sees: the one visibility rule, also used by retrieval and file access.
 const visibleManuals = (user: User): Permission => ({ where: raw(manualVisibleTo(user.role)) });
-const ofVisibleManual = (user: User): Permission => ({ where: raw(`"manual_id" IN (SELECT "id" FROM "manuals" WHERE ${manualVisibleTo(user.role)})`) });
+const ofVisibleManual = (user: User): Permission => ({
+  where: raw(`"manual_id" IN (SELECT "id" FROM "manuals" WHERE ${manualVisibleTo(user.role)})`),
+});
 
 /** A library table: every signed-in user reads; those the role model lets write the library write. */
-function libraryTable(opts: { read: (user: User) => Permission; createMessage: string; deletes: Allows; deleteMessage: string; check?: (user: User, row: Record<string, unknown>) => void }): TablePolicy {
+function libraryTable(opts: {
+  read: (user: User) => Permission;
+  createMessage: string;
+  deletes: Allows;
+  deleteMessage: string;
+  check?: (user: User, row: Record<string, unknown>) => void;
+}): TablePolicy {
   const write = (message: string) =>
     forUsers((user) => {
       roleIn(canWriteLibrary, message)(user);
@@ -71,8 +82,10 @@ function libraryTable(opts: { read: (user: User) => Permission; createMessage: s
   };
 }
 
-const adminOrOwnEmail = (column: string) => (user: User): Permission =>
-  canManageRoles(user.role) ? anyone : { where: sql`lower(${ident(column)}) = ${user.email}` };
+const adminOrOwnEmail =
+  (column: string) =>
+  (user: User): Permission =>
+    canManageRoles(user.role) ? anyone : { where: sql`lower(${ident(column)}) = ${user.email}` };
 
 /**
  * The tables of the REST API and their policies, in the spirit of PocketBase API rules:
@@ -82,19 +95,41 @@ export const policies: Record<string, TablePolicy> = {
   jobs: ownedRows('jobs'),
   chat_messages: ownedRows('chat messages'),
 
-  release_versions: libraryTable({ read: () => anyone, createMessage: 'You do not have permission to create versions', deletes: canDeleteManuals, deleteMessage: 'Only admins can delete versions' }),
-  tags: libraryTable({ read: () => anyone, createMessage: 'You do not have permission to create tags', deletes: canDeleteManuals, deleteMessage: 'Only admins can delete tags' }),
+  release_versions: libraryTable({
+    read: () => anyone,
+    createMessage: 'You do not have permission to create versions',
+    deletes: canDeleteManuals,
+    deleteMessage: 'Only admins can delete versions',
+  }),
+  tags: libraryTable({
+    read: () => anyone,
+    createMessage: 'You do not have permission to create tags',
+    deletes: canDeleteManuals,
+    deleteMessage: 'Only admins can delete tags',
+  }),
   manuals: libraryTable({
     read: visibleManuals,
     createMessage: 'You do not have permission to upload manuals',
     deletes: canDeleteManuals,
     deleteMessage: 'Only admins can delete manuals',
     check: (user, row) => {
-      if (row.document_type === 'system_planner' && !seesSystemPlanners(user.role)) throw new ApiError('FORBIDDEN', 'You do not have permission to upload system planners');
+      if (row.document_type === 'system_planner' && !seesSystemPlanners(user.role))
+        throw new ApiError('FORBIDDEN', 'You do not have permission to upload system planners');
     },
   }),
-  manual_tags: libraryTable({ read: ofVisibleManual, createMessage: 'You do not have permission to upload manuals', deletes: canWriteLibrary, deleteMessage: 'You do not have permission to upload manuals' }),
-  manual_content: { list: forUsers(ofVisibleManual), get: forUsers(ofVisibleManual), create: serverOnly, update: serverOnly, delete: serverOnly },
+  manual_tags: libraryTable({
+    read: ofVisibleManual,
+    createMessage: 'You do not have permission to upload manuals',
+    deletes: canWriteLibrary,
+    deleteMessage: 'You do not have permission to upload manuals',
+  }),
+  manual_content: {
+    list: forUsers(ofVisibleManual),
+    get: forUsers(ofVisibleManual),
+    create: serverOnly,
+    update: serverOnly,
+    delete: serverOnly,
+  },
 
   user_roles: {
     list: forUsers(adminOrOwnEmail('user_id')),
@@ -112,7 +147,9 @@ export const policies: Record<string, TablePolicy> = {
     update: forUsers((user) => ({
       ...adminOrOwnEmail('id')(user),
       check: (row) => {
-        const other = Object.keys(row).find((column) => !['display_name', 'phone', 'avatar_url', 'updated_at'].includes(column));
+        const other = Object.keys(row).find(
+          (column) => !['display_name', 'phone', 'avatar_url', 'updated_at'].includes(column),
+        );
         if (other) throw new ApiError('FORBIDDEN', `You cannot change ${other}`);
       },
     })),

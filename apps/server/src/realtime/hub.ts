@@ -20,7 +20,8 @@ export interface PresenceMember {
   lastSeen: number;
 }
 
-export type HubEvent = { kind: 'message'; message: RealtimeMessage } | { kind: 'presence'; channel: string; users: PresenceMember[] };
+export type HubEvent =
+  { kind: 'message'; message: RealtimeMessage } | { kind: 'presence'; channel: string; users: PresenceMember[] };
 
 export interface HistoryQuery {
   /** Exclusive lower bound: messages after this id. */
@@ -37,7 +38,11 @@ export interface RealtimeHub {
   listen(channel: string, listener: (event: HubEvent) => void): Promise<() => Promise<void>>;
   history(channel: string, query: HistoryQuery): Promise<{ messages: RealtimeMessage[]; hasMore: boolean }>;
   /** Adds or refreshes one connection's membership of a channel (its lastSeen moves on; metadata kept unless given). */
-  join(channel: string, connectionId: string, member: { userId: string; metadata?: Record<string, unknown> }): Promise<void>;
+  join(
+    channel: string,
+    connectionId: string,
+    member: { userId: string; metadata?: Record<string, unknown> },
+  ): Promise<void>;
   leave(channel: string, connectionId: string): Promise<void>;
   presence(channel: string): Promise<PresenceMember[]>;
   close(): Promise<void>;
@@ -62,7 +67,12 @@ export function mergePresence(entries: Iterable<PresenceMember>, now: number): P
     if (now - entry.lastSeen > PRESENCE_TTL_MS) continue;
     const seen = byUser.get(entry.userId);
     if (!seen) byUser.set(entry.userId, { ...entry });
-    else byUser.set(entry.userId, { ...seen, joinedAt: Math.min(seen.joinedAt, entry.joinedAt), lastSeen: Math.max(seen.lastSeen, entry.lastSeen) });
+    else
+      byUser.set(entry.userId, {
+        ...seen,
+        joinedAt: Math.min(seen.joinedAt, entry.joinedAt),
+        lastSeen: Math.max(seen.lastSeen, entry.lastSeen),
+      });
   }
   return [...byUser.values()].sort((a, b) => a.joinedAt - b.joinedAt);
 }

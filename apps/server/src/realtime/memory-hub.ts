@@ -1,4 +1,12 @@
-import { compareIds, HISTORY_PER_CHANNEL, type HubEvent, mergePresence, type PresenceMember, type RealtimeHub, type RealtimeMessage } from './hub.js';
+import {
+  compareIds,
+  HISTORY_PER_CHANNEL,
+  type HubEvent,
+  mergePresence,
+  type PresenceMember,
+  type RealtimeHub,
+  type RealtimeMessage,
+} from './hub.js';
 
 interface Channel {
   messages: RealtimeMessage[];
@@ -12,17 +20,26 @@ export function createMemoryHub(): RealtimeHub {
   const channels = new Map<string, Channel>();
   const channelOf = (name: string): Channel => {
     let channel = channels.get(name);
-    if (!channel) channels.set(name, (channel = { messages: [], listeners: new Set(), members: new Map(), lastId: { ms: 0, seq: -1 } }));
+    if (!channel)
+      channels.set(
+        name,
+        (channel = { messages: [], listeners: new Set(), members: new Map(), lastId: { ms: 0, seq: -1 } }),
+      );
     return channel;
   };
   // A channel nobody listens to and with no history left is forgotten.
   const forgetIfIdle = (name: string, channel: Channel) => {
-    if (channel.listeners.size === 0 && channel.members.size === 0 && channel.messages.length === 0) channels.delete(name);
+    if (channel.listeners.size === 0 && channel.members.size === 0 && channel.messages.length === 0)
+      channels.delete(name);
   };
   const emit = (channel: Channel, event: HubEvent) => {
     for (const listener of channel.listeners) listener(event);
   };
-  const presenceEvent = (name: string, channel: Channel): HubEvent => ({ kind: 'presence', channel: name, users: mergePresence(channel.members.values(), Date.now()) });
+  const presenceEvent = (name: string, channel: Channel): HubEvent => ({
+    kind: 'presence',
+    channel: name,
+    users: mergePresence(channel.members.values(), Date.now()),
+  });
 
   return {
     async publish(input) {
@@ -33,7 +50,8 @@ export function createMemoryHub(): RealtimeHub {
       channel.lastId = { ms, seq: ms === channel.lastId.ms ? channel.lastId.seq + 1 : 0 };
       const message: RealtimeMessage = { ...input, id: `${ms}-${channel.lastId.seq}`, timestamp: now };
       channel.messages.push(message);
-      if (channel.messages.length > HISTORY_PER_CHANNEL) channel.messages.splice(0, channel.messages.length - HISTORY_PER_CHANNEL);
+      if (channel.messages.length > HISTORY_PER_CHANNEL)
+        channel.messages.splice(0, channel.messages.length - HISTORY_PER_CHANNEL);
       emit(channel, { kind: 'message', message });
       return message;
     },
@@ -47,7 +65,9 @@ export function createMemoryHub(): RealtimeHub {
     },
     async history(name, { after, before, limit }) {
       const inRange = (channels.get(name)?.messages ?? []).filter(
-        (m) => (after === undefined || compareIds(m.id, after) > 0) && (before === undefined || compareIds(m.id, before) < 0),
+        (m) =>
+          (after === undefined || compareIds(m.id, after) > 0) &&
+          (before === undefined || compareIds(m.id, before) < 0),
       );
       return { messages: inRange.slice(-limit), hasMore: inRange.length > limit };
     },
@@ -55,7 +75,12 @@ export function createMemoryHub(): RealtimeHub {
       const channel = channelOf(name);
       const now = Date.now();
       const existing = channel.members.get(connectionId);
-      channel.members.set(connectionId, { userId, metadata: metadata ?? existing?.metadata, joinedAt: existing?.joinedAt ?? now, lastSeen: now });
+      channel.members.set(connectionId, {
+        userId,
+        metadata: metadata ?? existing?.metadata,
+        joinedAt: existing?.joinedAt ?? now,
+        lastSeen: now,
+      });
       if (!existing) emit(channel, presenceEvent(name, channel));
     },
     async leave(name, connectionId) {

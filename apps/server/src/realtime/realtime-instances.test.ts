@@ -22,7 +22,10 @@ beforeAll(async () => {
   const first = await buildTestApp({ REDIS_URL });
   const second = await buildTestApp({ REDIS_URL }, { pool: first.pool });
   [one, two] = await Promise.all([listen(first.app), listen(second.app)]);
-  [alice, bob] = await Promise.all([signUpUser(one.app, { role: 'technician' }), signUpUser(two.app, { role: 'viewer' })]);
+  [alice, bob] = await Promise.all([
+    signUpUser(one.app, { role: 'technician' }),
+    signUpUser(two.app, { role: 'viewer' }),
+  ]);
 });
 afterAll(async () => {
   await two?.app.close();
@@ -38,15 +41,29 @@ describe.runIf(redisAvailable)('two instances on one Redis', () => {
     await a.next(a.ofType('subscribed'));
     b.send('subscribe', { channel });
     await b.next(b.ofType('subscribed'));
-    const both = await a.next((f) => f.type === 'presence' && (f.payload.data as { users: unknown[] }).users.length === 2);
-    expect((both.payload.data as { users: { userId: string }[] }).users.map((u) => u.userId).sort()).toEqual([alice.id, bob.id].sort());
+    const both = await a.next(
+      (f) => f.type === 'presence' && (f.payload.data as { users: unknown[] }).users.length === 2,
+    );
+    expect((both.payload.data as { users: { userId: string }[] }).users.map((u) => u.userId).sort()).toEqual(
+      [alice.id, bob.id].sort(),
+    );
 
     b.send('publish', { channel, type: 'note', data: 'from instance two' });
-    expect((await a.next(a.ofType('message'))).payload).toMatchObject({ channel, data: 'from instance two', userId: bob.id });
+    expect((await a.next(a.ofType('message'))).payload).toMatchObject({
+      channel,
+      data: 'from instance two',
+      userId: bob.id,
+    });
     a.send('publish', { channel, type: 'note', data: 'from instance one' });
-    expect((await b.next((f) => f.type === 'message' && f.payload.data === 'from instance one')).payload.userId).toBe(alice.id);
+    expect((await b.next((f) => f.type === 'message' && f.payload.data === 'from instance one')).payload.userId).toBe(
+      alice.id,
+    );
 
-    const presence = await one.app.inject({ method: 'GET', url: `/api/realtime/fieldassist/presence?channel=${channel}`, headers: alice.headers });
+    const presence = await one.app.inject({
+      method: 'GET',
+      url: `/api/realtime/fieldassist/presence?channel=${channel}`,
+      headers: alice.headers,
+    });
     expect(presence.json().count).toBe(2);
     a.close();
     b.close();
@@ -57,7 +74,13 @@ describe.runIf(redisAvailable)('two instances on one Redis', () => {
     const a = await openSocket(one.url, { access_token: alice.accessToken });
     a.send('subscribe', { channel });
     await a.next(a.ofType('subscribed'));
-    const publish = (data: number) => two.app.inject({ method: 'POST', url: '/api/realtime/fieldassist/publish', headers: bob.headers, payload: { channel, type: 't', data } });
+    const publish = (data: number) =>
+      two.app.inject({
+        method: 'POST',
+        url: '/api/realtime/fieldassist/publish',
+        headers: bob.headers,
+        payload: { channel, type: 't', data },
+      });
     await publish(0);
     const last = await a.next(a.ofType('message'));
     a.close();

@@ -1,5 +1,13 @@
 import type { Redis } from 'ioredis';
-import { HISTORY_PER_CHANNEL, type HubEvent, mergePresence, PRESENCE_TTL_MS, type PresenceMember, type RealtimeHub, type RealtimeMessage } from './hub.js';
+import {
+  HISTORY_PER_CHANNEL,
+  type HubEvent,
+  mergePresence,
+  PRESENCE_TTL_MS,
+  type PresenceMember,
+  type RealtimeHub,
+  type RealtimeMessage,
+} from './hub.js';
 
 export interface RedisHubOptions {
   /** The server's command connection (shared, closed by its owner); pub/sub gets a duplicate of it. */
@@ -16,7 +24,11 @@ redis.call('PUBLISH', KEYS[2], id .. ' ' .. ARGV[2])
 return id`;
 
 type StoredMessage = Omit<RealtimeMessage, 'id' | 'timestamp'>;
-const fromStream = (id: string, json: string): RealtimeMessage => ({ ...(JSON.parse(json) as StoredMessage), id, timestamp: Number(id.split('-')[0]) });
+const fromStream = (id: string, json: string): RealtimeMessage => ({
+  ...(JSON.parse(json) as StoredMessage),
+  id,
+  timestamp: Number(id.split('-')[0]),
+});
 
 /**
  * Channels shared by every server instance on one Redis: history in a capped stream per
@@ -43,18 +55,29 @@ export function createRedisHub({ redis: commands, prefix }: RedisHubOptions): Re
       listeners.get(channel)?.forEach((listener) => listener(event));
     } else if (topic.startsWith(`${prefix}pres:`)) {
       const channel = topic.slice(`${prefix}pres:`.length);
-      void presence(channel).then((users) => listeners.get(channel)?.forEach((listener) => listener({ kind: 'presence', channel, users })));
+      void presence(channel).then((users) =>
+        listeners.get(channel)?.forEach((listener) => listener({ kind: 'presence', channel, users })),
+      );
     }
   });
 
   async function presence(channel: string): Promise<PresenceMember[]> {
-    const entries = Object.values(await commands.hgetall(key.presence(channel))).map((json) => JSON.parse(json) as PresenceMember);
+    const entries = Object.values(await commands.hgetall(key.presence(channel))).map(
+      (json) => JSON.parse(json) as PresenceMember,
+    );
     return mergePresence(entries, Date.now());
   }
 
   return {
     async publish(input) {
-      const id = (await commands.eval(PUBLISH_SCRIPT, 2, key.stream(input.channel), key.messages(input.channel), HISTORY_PER_CHANNEL, JSON.stringify(input))) as string;
+      const id = (await commands.eval(
+        PUBLISH_SCRIPT,
+        2,
+        key.stream(input.channel),
+        key.messages(input.channel),
+        HISTORY_PER_CHANNEL,
+        JSON.stringify(input),
+      )) as string;
       return { ...input, id, timestamp: Number(id.split('-')[0]) };
     },
     async listen(channel, listener) {
@@ -73,15 +96,29 @@ export function createRedisHub({ redis: commands, prefix }: RedisHubOptions): Re
     },
     async history(channel, { after, before, limit }) {
       // Newest first within the exclusive bounds, one more than asked to know if there is more.
-      const entries = await commands.xrevrange(key.stream(channel), before ? `(${before}` : '+', after ? `(${after}` : '-', 'COUNT', limit + 1);
-      const messages = entries.slice(0, limit).map(([id, fields]) => fromStream(id, fields[1] ?? '{}')).reverse();
+      const entries = await commands.xrevrange(
+        key.stream(channel),
+        before ? `(${before}` : '+',
+        after ? `(${after}` : '-',
+        'COUNT',
+        limit + 1,
+      );
+      const messages = entries
+        .slice(0, limit)
+        .map(([id, fields]) => fromStream(id, fields[1] ?? '{}'))
+        .reverse();
       return { messages, hasMore: entries.length > limit };
     },
     async join(channel, connectionId, { userId, metadata }) {
       const now = Date.now();
       const existing = await commands.hget(key.presence(channel), connectionId);
       const before = existing ? (JSON.parse(existing) as PresenceMember) : undefined;
-      const member: PresenceMember = { userId, metadata: metadata ?? before?.metadata, joinedAt: before?.joinedAt ?? now, lastSeen: now };
+      const member: PresenceMember = {
+        userId,
+        metadata: metadata ?? before?.metadata,
+        joinedAt: before?.joinedAt ?? now,
+        lastSeen: now,
+      };
       await commands
         .multi()
         .hset(key.presence(channel), connectionId, JSON.stringify(member))
@@ -90,7 +127,8 @@ export function createRedisHub({ redis: commands, prefix }: RedisHubOptions): Re
       if (!existing) await commands.publish(key.presenceEvents(channel), '');
     },
     async leave(channel, connectionId) {
-      if (await commands.hdel(key.presence(channel), connectionId)) await commands.publish(key.presenceEvents(channel), '');
+      if (await commands.hdel(key.presence(channel), connectionId))
+        await commands.publish(key.presenceEvents(channel), '');
     },
     presence,
     async close() {

@@ -50,34 +50,61 @@ export async function registerRealtimeRoutes(app: FastifyInstance, deps: Realtim
     wsHandler: (socket, request) => {
       const { project_id: projectId, access_token: accessToken } = request.query as z.infer<typeof ZSocketQuery>;
       if (projectId !== undefined && projectId !== deps.projectId) {
-        socket.send(JSON.stringify({ type: 'error', payload: { error: `Project '${projectId.slice(0, 64)}' not found`, code: 'PROJECT_NOT_FOUND' } }));
+        socket.send(
+          JSON.stringify({
+            type: 'error',
+            payload: { error: `Project '${projectId.slice(0, 64)}' not found`, code: 'PROJECT_NOT_FOUND' },
+          }),
+        );
         return socket.close(4404, 'Project not found');
       }
       serveSocket(socket, request.raw.socket, accessToken, deps);
     },
   });
 
-  typed.post('/api/realtime/:projectId/publish', { preValidation: signedIn, schema: { body: ZPublishBody } }, async (request) => {
-    const channel = authorizeChannel(request.caller, request.body.channel);
-    const message = await hub.publish({ ...request.body, channel, data: request.body.data ?? null, userId: publisherId(request.caller) });
-    return { messageId: message.id, channel, timestamp: message.timestamp };
-  });
+  typed.post(
+    '/api/realtime/:projectId/publish',
+    { preValidation: signedIn, schema: { body: ZPublishBody } },
+    async (request) => {
+      const channel = authorizeChannel(request.caller, request.body.channel);
+      const message = await hub.publish({
+        ...request.body,
+        channel,
+        data: request.body.data ?? null,
+        userId: publisherId(request.caller),
+      });
+      return { messageId: message.id, channel, timestamp: message.timestamp };
+    },
+  );
 
-  typed.get('/api/realtime/:projectId/presence', { preValidation: signedIn, schema: { querystring: ZChannelQuery } }, async (request) => {
-    const channel = authorizeChannel(request.caller, request.query.channel);
-    const users = await hub.presence(channel);
-    return { channel, users, count: users.length };
-  });
+  typed.get(
+    '/api/realtime/:projectId/presence',
+    { preValidation: signedIn, schema: { querystring: ZChannelQuery } },
+    async (request) => {
+      const channel = authorizeChannel(request.caller, request.query.channel);
+      const users = await hub.presence(channel);
+      return { channel, users, count: users.length };
+    },
+  );
 
-  typed.get('/api/realtime/:projectId/messages', { preValidation: signedIn, schema: { querystring: ZMessagesQuery } }, async (request) => {
-    const channel = authorizeChannel(request.caller, request.query.channel);
-    const bound = (value: string) => (value === '-' || value === '+' ? undefined : checkId(value));
-    const { messages, hasMore } = await hub.history(channel, { after: bound(request.query.start), before: bound(request.query.end), limit: request.query.limit });
-    return { channel, messages, count: messages.length, hasMore };
-  });
+  typed.get(
+    '/api/realtime/:projectId/messages',
+    { preValidation: signedIn, schema: { querystring: ZMessagesQuery } },
+    async (request) => {
+      const channel = authorizeChannel(request.caller, request.query.channel);
+      const bound = (value: string) => (value === '-' || value === '+' ? undefined : checkId(value));
+      const { messages, hasMore } = await hub.history(channel, {
+        after: bound(request.query.start),
+        before: bound(request.query.end),
+        limit: request.query.limit,
+      });
+      return { channel, messages, count: messages.length, hasMore };
+    },
+  );
 }
 
 function checkId(value: string): string {
-  if (!/^\d{1,16}-\d{1,10}$/.test(value)) throw new ApiError('INVALID_PARAMETER', "start and end must be message ids like '1700000000000-0', or '-' and '+'");
+  if (!/^\d{1,16}-\d{1,10}$/.test(value))
+    throw new ApiError('INVALID_PARAMETER', "start and end must be message ids like '1700000000000-0', or '-' and '+'");
   return value;
 }

@@ -42,7 +42,8 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
   };
   function send(type: string, payload: object) {
     if (socket.readyState !== socket.OPEN) return;
-    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) return socket.close(1013, 'Too slow: messages are arriving faster than they are read');
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES)
+      return socket.close(1013, 'Too slow: messages are arriving faster than they are read');
     if (!corked) {
       corked = true;
       transport.cork();
@@ -52,7 +53,11 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
   }
   const refuse = (error: unknown, channel?: unknown) => {
     const message = error instanceof ApiError ? error.message : 'The realtime server could not do that; try again';
-    send('error', { error: message, code: error instanceof ApiError ? error.code : 'INTERNAL_ERROR', ...(typeof channel === 'string' ? { channel } : {}) });
+    send('error', {
+      error: message,
+      code: error instanceof ApiError ? error.code : 'INTERNAL_ERROR',
+      ...(typeof channel === 'string' ? { channel } : {}),
+    });
   };
 
   async function authenticate(token: string) {
@@ -102,17 +107,26 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
       throw new ApiError('INVALID_PARAMETER', 'type must be a string of 1 to 128 characters');
     }
     const metadata = isRecord(payload.metadata) ? payload.metadata : undefined;
-    const message = await deps.hub.publish({ channel, type: payload.type, data: payload.data ?? null, userId: memberId(), metadata });
+    const message = await deps.hub.publish({
+      channel,
+      type: payload.type,
+      data: payload.data ?? null,
+      userId: memberId(),
+      metadata,
+    });
     send('published', { channel, messageId: message.id });
   }
 
   async function ping() {
-    await Promise.all([...subscriptions.keys()].map((channel) => deps.hub.join(channel, connectionId, { userId: memberId() })));
+    await Promise.all(
+      [...subscriptions.keys()].map((channel) => deps.hub.join(channel, connectionId, { userId: memberId() })),
+    );
     send('pong', {});
   }
 
   const handlers: Record<string, (payload: Record<string, unknown>) => Promise<unknown>> = {
-    auth: (payload) => authenticate(String(payload.token ?? '')).then(() => send('authenticated', { userId: memberId() })),
+    auth: (payload) =>
+      authenticate(String(payload.token ?? '')).then(() => send('authenticated', { userId: memberId() })),
     subscribe,
     unsubscribe,
     publish,
@@ -128,7 +142,8 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
     queue = queue.then(async () => {
       if (!frame) return refuse(new ApiError('INVALID_PARAMETER', 'Frames are JSON objects {"type", "payload"}'));
       const handler = handlers[frame.type];
-      if (!handler) return refuse(new ApiError('INVALID_PARAMETER', `Unknown message type '${frame.type.slice(0, 32)}'`));
+      if (!handler)
+        return refuse(new ApiError('INVALID_PARAMETER', `Unknown message type '${frame.type.slice(0, 32)}'`));
       await handler(frame.payload).catch((error: unknown) => refuse(error, frame.payload.channel));
     });
   });
@@ -136,7 +151,11 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
     clearTimeout(idle);
     // After the frames already queued, so a subscribe in flight is undone too.
     void queue
-      .then(() => Promise.all([...subscriptions].map(([channel, stop]) => Promise.all([stop(), deps.hub.leave(channel, connectionId)]))))
+      .then(() =>
+        Promise.all(
+          [...subscriptions].map(([channel, stop]) => Promise.all([stop(), deps.hub.leave(channel, connectionId)])),
+        ),
+      )
       .catch(() => undefined);
   });
   send('connected', { socketId: connectionId });

@@ -26,7 +26,8 @@ export const closedFolders: FolderRules = {
 };
 
 const isAdmin = (caller: SignedInCaller) => caller.kind === 'service' || caller.role === 'admin';
-const isOwner = (caller: SignedInCaller, object: StoredObject) => caller.kind === 'user' && object.ownerId === caller.userId;
+const isOwner = (caller: SignedInCaller, object: StoredObject) =>
+  caller.kind === 'user' && object.ownerId === caller.userId;
 
 /** Who may write a new file at `path`: the service key, else as the folder rules say. */
 export function authorizeWrite(rules: FolderRules, caller: SignedInCaller, path: string): void {
@@ -36,12 +37,14 @@ export function authorizeWrite(rules: FolderRules, caller: SignedInCaller, path:
 
 /** Replacing an existing file (upsert): its uploader or an admin. */
 export function authorizeReplace(caller: SignedInCaller, object: StoredObject): void {
-  if (!isAdmin(caller) && !isOwner(caller, object)) throw new ApiError('FORBIDDEN', 'You can only overwrite your own files');
+  if (!isAdmin(caller) && !isOwner(caller, object))
+    throw new ApiError('FORBIDDEN', 'You can only overwrite your own files');
 }
 
 /** Removing a file: its uploader or an admin. */
 export function authorizeRemove(caller: SignedInCaller, object: StoredObject): void {
-  if (!isAdmin(caller) && !isOwner(caller, object)) throw new ApiError('FORBIDDEN', 'You can only remove your own files');
+  if (!isAdmin(caller) && !isOwner(caller, object))
+    throw new ApiError('FORBIDDEN', 'You can only remove your own files');
 }
 
 /**
@@ -49,5 +52,7 @@ export function authorizeRemove(caller: SignedInCaller, object: StoredObject): v
  * let read it. The caller of a refused read is told the file does not exist.
  */
 export async function mayRead(rules: FolderRules, caller: SignedInCaller, object: StoredObject): Promise<boolean> {
-  return isAdmin(caller) || isOwner(caller, object) || (caller.kind === 'user' && (await rules.mayRead(caller, object)));
+  return (
+    isAdmin(caller) || isOwner(caller, object) || (caller.kind === 'user' && (await rules.mayRead(caller, object)))
+  );
 }

@@ -1,7 +1,10 @@
 /** A file name fit for a header and a save dialog: no control characters, quotes or slashes. */
 export function cleanFileName(name: string | undefined): string | undefined {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  const cleaned = name?.replace(/[\u0000-\u001f\u007f"\\/]/g, '').trim().slice(0, 255);
+  const cleaned = name
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+    ?.replace(/[\u0000-\u001f\u007f"\\/]/g, '')
+    .trim()
+    .slice(0, 255);
   return cleaned || undefined;
 }
 
@@ -16,6 +19,9 @@ export function isInlineSafe(contentType: string): boolean {
 /** `inline` or `attachment` with the name in both forms (RFC 6266): ASCII fallback and UTF-8. */
 export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -18,5 +18,7 @@ export const publicUrlOf = (ctx: StorageContext, key: string) => `${ctx.publicUr
 
 /** Removes stored bytes whose row is gone; a failure leaves unreachable bytes, so it is only logged. */
 export async function removeBytes(ctx: StorageContext, key: string): Promise<void> {
-  await ctx.storage.remove(key).catch((error: Error) => ctx.log(`Could not remove stored object ${key}: ${error.message}`));
+  await ctx.storage
+    .remove(key)
+    .catch((error: Error) => ctx.log(`Could not remove stored object ${key}: ${error.message}`));
 }

@@ -43,7 +43,9 @@ export function createDiskStorage(root: string): Storage {
       } catch (error) {
         await handle.close().catch(() => undefined);
         await rm(part, { force: true });
-        throw (error as NodeJS.ErrnoException).code === 'ENOSPC' ? new ApiError('STORAGE_FULL', 'The server has no space left to store this file') : error;
+        throw (error as NodeJS.ErrnoException).code === 'ENOSPC'
+          ? new ApiError('STORAGE_FULL', 'The server has no space left to store this file')
+          : error;
       }
     },
 
@@ -79,7 +81,7 @@ async function sweepStaleParts(partsDir: string) {
  * the rest is written again, and a write that stores nothing means the disk is full.
  */
 async function writeAll(handle: FileHandle, chunk: Buffer) {
-  for (let offset = 0; offset < chunk.length; ) {
+  for (let offset = 0; offset < chunk.length;) {
     const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
     if (bytesWritten === 0) throw Object.assign(new Error('No space left on device'), { code: 'ENOSPC' });
     offset += bytesWritten;

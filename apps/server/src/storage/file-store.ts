@@ -2,7 +2,16 @@ import type pg from 'pg';
 import type { Caller } from '../auth/caller.js';
 import { closedFolders, type FolderRules } from './access.js';
 import type { StorageContext } from './context.js';
-import { findByPath, findFile, getDownload, readByPublicUrl, readFile, removeByPublicUrl, removeFiles, saveServerFile } from './files.js';
+import {
+  findByPath,
+  findFile,
+  getDownload,
+  readByPublicUrl,
+  readFile,
+  removeByPublicUrl,
+  removeFiles,
+  saveServerFile,
+} from './files.js';
 import type { StoredObject } from './objects.js';
 import { type ByteRange, createStorage, type Storage, type StorageOptions } from './storage.js';
 import { type UploadInput, uploadFile } from './upload.js';

@@ -20,13 +20,26 @@ const renamedTo: Partial<Record<string, string>> = { cfb: 'doc' };
 
 // Content types known by extension: text formats (no signature) and the shared-signature ones above.
 const typeByExtension: Partial<Record<string, string>> = {
-  txt: 'text/plain', log: 'text/plain', md: 'text/markdown', csv: 'text/csv', html: 'text/html', htm: 'text/html',
-  svg: 'image/svg+xml', xml: 'application/xml', json: 'application/json', js: 'text/javascript', mjs: 'text/javascript', css: 'text/css',
-  doc: 'application/msword', xls: 'application/vnd.ms-excel', ppt: 'application/vnd.ms-powerpoint',
+  txt: 'text/plain',
+  log: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  html: 'text/html',
+  htm: 'text/html',
+  svg: 'image/svg+xml',
+  xml: 'application/xml',
+  json: 'application/json',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  css: 'text/css',
+  doc: 'application/msword',
+  xls: 'application/vnd.ms-excel',
+  ppt: 'application/vnd.ms-powerpoint',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  odt: 'application/vnd.oasis.opendocument.text', epub: 'application/epub+zip',
+  odt: 'application/vnd.oasis.opendocument.text',
+  epub: 'application/epub+zip',
 };
 const textExtensions = new Set(['txt', 'log', 'md', 'csv', 'html', 'htm', 'svg', 'xml', 'json', 'js', 'mjs', 'css']);
 
@@ -48,7 +61,11 @@ export async function detectFile(head: Buffer, fileName: string): Promise<Detect
   const known = (e: string | undefined) => e !== undefined && (supportedExtensions.has(e) || e in typeByExtension);
 
   // No bytes cannot contradict the name.
-  if (head.length === 0) return { fileName, contentType: (ext && textExtensions.has(ext) && typeByExtension[ext]) || 'application/octet-stream' };
+  if (head.length === 0)
+    return {
+      fileName,
+      contentType: (ext && textExtensions.has(ext) && typeByExtension[ext]) || 'application/octet-stream',
+    };
 
   const detected = await fileTypeFromBuffer(head);
   if (detected) {
@@ -64,9 +81,15 @@ export async function detectFile(head: Buffer, fileName: string): Promise<Detect
     const withCharset = (type: string) => (charset ? `${type}; charset=${charset}` : type);
     if (ext && textExtensions.has(ext)) return { fileName, contentType: withCharset(typeByExtension[ext]!) };
     // Text named as a binary format (or not named at all) becomes .txt; other names (.yaml, .ini) stay.
-    return { ...(ext === undefined || known(ext) ? renamed('txt') : { fileName }), contentType: withCharset('text/plain') };
+    return {
+      ...(ext === undefined || known(ext) ? renamed('txt') : { fileName }),
+      contentType: withCharset('text/plain'),
+    };
   }
-  return { ...(ext === undefined || known(ext) ? renamed('bin') : { fileName }), contentType: 'application/octet-stream' };
+  return {
+    ...(ext === undefined || known(ext) ? renamed('bin') : { fileName }),
+    contentType: 'application/octet-stream',
+  };
 }
 
 /**

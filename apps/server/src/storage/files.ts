@@ -4,7 +4,14 @@ import { ApiError } from '../errors.js';
 import { authorizeRemove, mayRead } from './access.js';
 import { cleanFileName } from './content-disposition.js';
 import { publicUrlOf, removeBytes, type StorageContext } from './context.js';
-import { findObjectByKey, findObjectByPath, removeObjectByKey, removeObjects, saveObject, type StoredObject } from './objects.js';
+import {
+  findObjectByKey,
+  findObjectByPath,
+  removeObjectByKey,
+  removeObjects,
+  saveObject,
+  type StoredObject,
+} from './objects.js';
 import { isStorageKey, lastSegment, newStorageKey } from './paths.js';
 import type { ByteRange } from './storage.js';
 
@@ -14,7 +21,10 @@ const notFound = () => new ApiError('NOT_FOUND', 'File not found');
  * The download link of the file at `path` (PLATFORM_API.md 4.2), with its name, type and
  * size. A file the caller may not read is NOT_FOUND, like a missing one.
  */
-export async function getDownload(ctx: StorageContext, { caller, path, filename }: { caller: Caller; path: string; filename?: string }) {
+export async function getDownload(
+  ctx: StorageContext,
+  { caller, path, filename }: { caller: Caller; path: string; filename?: string },
+) {
   requireSignedIn(caller);
   const object = await findObjectByPath(ctx.pool, path);
   if (!object || !(await mayRead(ctx.rules, caller, object))) throw notFound();
@@ -31,7 +41,10 @@ export async function getDownload(ctx: StorageContext, { caller, path, filename 
  * Removes the files at `paths` (PLATFORM_API.md 4.3), all or none: each must be the
  * caller's own or the caller an admin, else FORBIDDEN. Paths that do not exist are ignored.
  */
-export async function removeFiles(ctx: StorageContext, { caller, paths }: { caller: Caller; paths: string[] }): Promise<{ removed: string[] }> {
+export async function removeFiles(
+  ctx: StorageContext,
+  { caller, paths }: { caller: Caller; paths: string[] },
+): Promise<{ removed: string[] }> {
   requireSignedIn(caller);
   const removed = await removeObjects(ctx.pool, [...new Set(paths)], (object) => authorizeRemove(caller, object));
   await Promise.all(removed.map((object) => removeBytes(ctx, object.key)));
@@ -52,7 +65,10 @@ export async function readFile(ctx: StorageContext, object: StoredObject, range?
 }
 
 /** The file stored at `path`, with its public URL, for server-side services (the manual library). */
-export async function findByPath(ctx: StorageContext, path: string): Promise<(StoredObject & { publicUrl: string }) | undefined> {
+export async function findByPath(
+  ctx: StorageContext,
+  path: string,
+): Promise<(StoredObject & { publicUrl: string }) | undefined> {
   const object = await findObjectByPath(ctx.pool, path);
   return object && { ...object, publicUrl: publicUrlOf(ctx, object.key) };
 }
@@ -69,7 +85,10 @@ function keyOfPublicUrl(ctx: StorageContext, url: string): string | undefined {
  * The whole content of the file behind one of our public URLs, for server-side readers
  * (manual ingestion); undefined when the URL is not ours or the file is gone.
  */
-export async function readByPublicUrl(ctx: StorageContext, url: string): Promise<{ bytes: Buffer; contentType: string; fileName: string; size: number } | undefined> {
+export async function readByPublicUrl(
+  ctx: StorageContext,
+  url: string,
+): Promise<{ bytes: Buffer; contentType: string; fileName: string; size: number } | undefined> {
   const key = keyOfPublicUrl(ctx, url);
   const object = key === undefined ? undefined : await findObjectByKey(ctx.pool, key);
   if (!object) return undefined;
@@ -93,7 +112,10 @@ export async function removeByPublicUrl(ctx: StorageContext, url: string): Promi
  * Stores bytes the server made itself (generated images and speech) at a new path, owned by
  * no user, and returns the public URL. The path is chosen by the server, never by a client.
  */
-export async function saveServerFile(ctx: StorageContext, { path, bytes, contentType }: { path: string; bytes: Uint8Array; contentType: string }): Promise<string> {
+export async function saveServerFile(
+  ctx: StorageContext,
+  { path, bytes, contentType }: { path: string; bytes: Uint8Array; contentType: string },
+): Promise<string> {
   const fileName = lastSegment(path);
   const key = newStorageKey(fileName);
   await ctx.storage.write(key, Readable.from([Buffer.from(bytes)]), contentType);

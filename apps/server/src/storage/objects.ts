@@ -35,7 +35,10 @@ export type NewObject = Omit<StoredObject, 'createdAt' | 'updatedAt'>;
  * `upsert` and when `mayReplace` allows it (it throws otherwise); the replaced key is
  * returned so its bytes can be removed. Throws CONFLICT for an existing path without upsert.
  */
-export async function saveObject(pool: pg.Pool, opts: { object: NewObject; upsert: boolean; mayReplace: (existing: StoredObject) => void }): Promise<{ replacedKey?: string }> {
+export async function saveObject(
+  pool: pg.Pool,
+  opts: { object: NewObject; upsert: boolean; mayReplace: (existing: StoredObject) => void },
+): Promise<{ replacedKey?: string }> {
   const o = opts.object;
   // Two uploads to one new path race on the insert; the loser sees the winner's row.
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -46,7 +49,10 @@ export async function saveObject(pool: pg.Pool, opts: { object: NewObject; upser
         [o.path, o.key, o.ownerId, o.ownerEmail, o.size, o.contentType, o.fileName],
       );
       if (inserted.rowCount === 1) return {};
-      const { rows } = await client.query<StoredObject>(`SELECT ${columns} FROM storage_objects WHERE path = $1 FOR UPDATE`, [o.path]);
+      const { rows } = await client.query<StoredObject>(
+        `SELECT ${columns} FROM storage_objects WHERE path = $1 FOR UPDATE`,
+        [o.path],
+      );
       const existing = rows[0];
       if (!existing) return undefined; // removed in between: try the insert again
       if (!opts.upsert) throw new ApiError('CONFLICT', 'File already exists. Set upsert: true to overwrite.');
@@ -67,9 +73,16 @@ export async function saveObject(pool: pg.Pool, opts: { object: NewObject; upser
  * Deletes the rows of `paths` that exist, all or none: `mayRemove` sees each row first and
  * throws to refuse. Returns the removed rows (their keys still hold the bytes).
  */
-export async function removeObjects(pool: pg.Pool, paths: string[], mayRemove: (object: StoredObject) => void): Promise<StoredObject[]> {
+export async function removeObjects(
+  pool: pg.Pool,
+  paths: string[],
+  mayRemove: (object: StoredObject) => void,
+): Promise<StoredObject[]> {
   return transaction(pool, async (client) => {
-    const { rows } = await client.query<StoredObject>(`SELECT ${columns} FROM storage_objects WHERE path = ANY ($1) ORDER BY path FOR UPDATE`, [paths]);
+    const { rows } = await client.query<StoredObject>(
+      `SELECT ${columns} FROM storage_objects WHERE path = ANY ($1) ORDER BY path FOR UPDATE`,
+      [paths],
+    );
     rows.forEach(mayRemove);
     await client.query('DELETE FROM storage_objects WHERE path = ANY ($1)', [rows.map((row) => row.path)]);
     return rows;

@@ -23,7 +23,8 @@ export function pathProblem(path: string): string | undefined {
     if (segment === '') return 'must not contain empty segments';
     if (segment === '.' || segment === '..') return "must not contain '.' or '..' segments";
     if (segment.trim() !== segment) return 'segments must not start or end with a space';
-    if (!segmentPattern.test(segment)) return "may contain letters, digits, spaces and . _ - ( ) [ ] + , @ & ' ! ~ = only";
+    if (!segmentPattern.test(segment))
+      return "may contain letters, digits, spaces and . _ - ( ) [ ] + , @ & ' ! ~ = only";
   }
   return undefined;
 }
@@ -64,8 +65,15 @@ export const isStorageKey = (key: string) => keyPattern.test(key);
  */
 export function newStorageKey(fileName: string): string {
   const { stem, extension } = splitExtension(fileName);
-  const ascii = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^A-Za-z0-9._-]+/g, '_');
-  const safeStem = ascii(stem).replace(/^[._]+/, '').slice(0, 80) || 'file';
+  const ascii = (text: string) =>
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[^A-Za-z0-9._-]+/g, '_');
+  const safeStem =
+    ascii(stem)
+      .replace(/^[._]+/, '')
+      .slice(0, 80) || 'file';
   const safeName = extension ? `${safeStem}.${extension.slice(0, 10)}` : safeStem;
   return `${randomBytes(16).toString('hex')}/${safeName}`;
 }

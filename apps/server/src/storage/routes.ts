@@ -24,7 +24,11 @@ export function registerStorageRoutes(app: FastifyInstance, files: FileStore) {
     const typed = scope.withTypeProvider<ZodTypeProvider>();
 
     typed.post('/api/storage/:projectId/upload', { preValidation: signedIn }, async (request, reply) => {
-      if (!request.isMultipart()) throw new ApiError('VALIDATION_ERROR', 'Invalid request parameters: send multipart/form-data with the fields file and path');
+      if (!request.isMultipart())
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          'Invalid request parameters: send multipart/form-data with the fields file and path',
+        );
       const declaredBytes = declaredLength(request);
       try {
         return await files.uploadFile({ caller: request.caller, parts: formParts(request), declaredBytes });
@@ -35,12 +39,16 @@ export function registerStorageRoutes(app: FastifyInstance, files: FileStore) {
       }
     });
 
-    typed.get('/api/storage/:projectId/download', { preValidation: signedIn, schema: { querystring: ZDownloadQuery } }, async (request) =>
-      files.getDownload({ caller: request.caller, ...request.query }),
+    typed.get(
+      '/api/storage/:projectId/download',
+      { preValidation: signedIn, schema: { querystring: ZDownloadQuery } },
+      async (request) => files.getDownload({ caller: request.caller, ...request.query }),
     );
 
-    typed.delete('/api/storage/:projectId/remove', { preValidation: signedIn, schema: { body: ZRemoveBody } }, async (request) =>
-      files.removeFiles({ caller: request.caller, paths: request.body.paths }),
+    typed.delete(
+      '/api/storage/:projectId/remove',
+      { preValidation: signedIn, schema: { body: ZRemoveBody } },
+      async (request) => files.removeFiles({ caller: request.caller, paths: request.body.paths }),
     );
 
     registerFileRoutes(scope, files);
@@ -55,7 +63,9 @@ function declaredLength(request: FastifyRequest): number | undefined {
 /** The multipart parts as the upload service reads them; the file part stays a stream. */
 async function* formParts(request: FastifyRequest): AsyncGenerator<UploadPart> {
   // No file size limit here: the service counts the bytes and answers with SPEC.md's message.
-  const parts = request.parts({ limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 } });
+  const parts = request.parts({
+    limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },
+  });
   try {
     for await (const part of parts) {
       yield part.type === 'file'
@@ -64,6 +74,9 @@ async function* formParts(request: FastifyRequest): AsyncGenerator<UploadPart> {
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError('VALIDATION_ERROR', 'Invalid request parameters: the multipart body is malformed or has too many parts');
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      'Invalid request parameters: the multipart body is malformed or has too many parts',
+    );
   }
 }

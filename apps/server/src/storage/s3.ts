@@ -26,7 +26,10 @@ export function createS3Storage(options: S3Options): Storage {
     endpoint: options.endpoint,
     region: options.region,
     forcePathStyle: options.forcePathStyle,
-    credentials: options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
+    credentials:
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined,
     // Checksum trailers only where S3 requires them: many S3-compatible stores refuse them.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
@@ -48,7 +51,9 @@ export function createS3Storage(options: S3Options): Storage {
 
     async read(key, range) {
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: range && `bytes=${range.start}-${range.end}` }));
+        const object = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key: key, Range: range && `bytes=${range.start}-${range.end}` }),
+        );
         return object.Body as Readable;
       } catch (error) {
         if ((error as { name?: string }).name === 'NoSuchKey') return undefined;

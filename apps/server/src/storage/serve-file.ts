@@ -40,16 +40,35 @@ const sandboxed = {
   'cross-origin-resource-policy': 'cross-origin',
 };
 
-async function sendFile(files: FileStore, { request, reply, object, query }: { request: FastifyRequest; reply: FastifyReply; object: StoredObject; query: FileQuery }) {
+async function sendFile(
+  files: FileStore,
+  {
+    request,
+    reply,
+    object,
+    query,
+  }: { request: FastifyRequest; reply: FastifyReply; object: StoredObject; query: FileQuery },
+) {
   // A key's bytes never change (a replaced file gets a new key): its hex is a strong validator.
   const etag = `"${object.key.slice(0, 32)}"`;
   const lastModified = object.updatedAt.toUTCString();
   const cacheable = { etag, 'last-modified': lastModified, 'cache-control': 'public, max-age=31536000, immutable' };
-  if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).headers({ ...sandboxed, ...cacheable }).send();
+  if (matchesEtag(request.headers['if-none-match'], etag))
+    return reply
+      .status(304)
+      .headers({ ...sandboxed, ...cacheable })
+      .send();
 
   const ifRange = request.headers['if-range'];
-  const range = ifRange === undefined || ifRange === etag || ifRange === lastModified ? parseRange(request.headers.range, object.size) : undefined;
-  if (range === 'unsatisfiable') return reply.status(416).headers({ ...sandboxed, 'content-range': `bytes */${object.size}` }).send();
+  const range =
+    ifRange === undefined || ifRange === etag || ifRange === lastModified
+      ? parseRange(request.headers.range, object.size)
+      : undefined;
+  if (range === 'unsatisfiable')
+    return reply
+      .status(416)
+      .headers({ ...sandboxed, 'content-range': `bytes */${object.size}` })
+      .send();
 
   // Opened before any header is set: bytes missing from the store are a plain 404.
   const body = request.method === 'HEAD' ? undefined : await files.readFile(object, range);
@@ -60,7 +79,10 @@ async function sendFile(files: FileStore, { request, reply, object, query }: { r
     ...cacheable,
     'accept-ranges': 'bytes',
     'content-type': object.contentType,
-    'content-disposition': contentDisposition(download || !isInlineSafe(object.contentType) ? 'attachment' : 'inline', name),
+    'content-disposition': contentDisposition(
+      download || !isInlineSafe(object.contentType) ? 'attachment' : 'inline',
+      name,
+    ),
     'content-length': String(range ? range.end - range.start + 1 : object.size),
   });
   if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${object.size}`);

@@ -13,7 +13,14 @@ describe.each<Driver>(['disk', 's3'])('storage permissions on the %s driver', (d
     const upload = await t.upload(undefined, fileAt('chat-images/anon.png', PNG));
     expect(upload.statusCode).toBe(401);
     expect(upload.json()).toMatchObject({ code: 'UNAUTHORIZED', message: 'Authentication required' });
-    expect((await t.upload({ ...t.cast.alice, headers: { authorization: 'Bearer forged' } }, fileAt('chat-images/anon.png', PNG))).json().code).toBe('INVALID_TOKEN');
+    expect(
+      (
+        await t.upload(
+          { ...t.cast.alice, headers: { authorization: 'Bearer forged' } },
+          fileAt('chat-images/anon.png', PNG),
+        )
+      ).json().code,
+    ).toBe('INVALID_TOKEN');
     expect((await t.download(undefined, 'path=manuals/x.pdf')).statusCode).toBe(401);
     expect((await t.remove(undefined, { paths: ['manuals/x.pdf'] })).statusCode).toBe(401);
     expect(await t.storedFiles()).toEqual(before);
@@ -24,7 +31,7 @@ describe.each<Driver>(['disk', 's3'])('storage permissions on the %s driver', (d
     expect(res.statusCode).toBe(200);
   });
 
-  it('refuses manuals to a manager, a viewer and a user without a role, with SPEC.md\'s message', async () => {
+  it("refuses manuals to a manager, a viewer and a user without a role, with SPEC.md's message", async () => {
     const before = await t.storedFiles();
     for (const user of [t.cast.manager, t.cast.viewer, t.cast.alice]) {
       const res = await t.upload(user, fileAt('manuals/not-mine.png', PNG));
@@ -37,7 +44,9 @@ describe.each<Driver>(['disk', 's3'])('storage permissions on the %s driver', (d
   });
 
   it('keeps other top-level folders for the service key', async () => {
-    expect((await t.upload(t.cast.admin, fileAt('exports/report.txt', 'x'))).json()).toEqual(forbidden('You do not have permission to upload to this folder'));
+    expect((await t.upload(t.cast.admin, fileAt('exports/report.txt', 'x'))).json()).toEqual(
+      forbidden('You do not have permission to upload to this folder'),
+    );
     expect((await t.upload(t.cast.alice, fileAt('top-level.txt', 'x'))).statusCode).toBe(403);
     expect((await t.upload('service', fileAt('exports/report.txt', 'x'))).statusCode).toBe(200);
   });
@@ -62,7 +71,7 @@ describe.each<Driver>(['disk', 's3'])('storage permissions on the %s driver', (d
     expect((await t.fetchFile(byAdmin.json().publicUrl)).statusCode).toBe(404);
   });
 
-  it('refuses a removal as a whole when one of the files is not the caller\'s', async () => {
+  it("refuses a removal as a whole when one of the files is not the caller's", async () => {
     const mine = (await t.upload(t.cast.bob, fileAt(`chat-images/bob-${Date.now()}.png`, PNG))).json();
     const hers = (await t.upload(t.cast.alice, fileAt(`chat-images/alice-${Date.now()}.png`, PNG))).json();
     expect((await t.remove(t.cast.bob, { paths: [mine.path, hers.path] })).statusCode).toBe(403);
@@ -86,10 +95,16 @@ describe.each<Driver>(['disk', 's3'])('storage permissions on the %s driver', (d
   it('serves a library file to every signed-in user once a manual uses it, and before that to its uploader and admins only', async () => {
     const path = `manuals/${Date.now()}_library.png`;
     const { publicUrl } = (await t.upload(t.cast.technician, fileAt(path, PNG))).json();
-    for (const user of [t.cast.technician, t.cast.admin]) expect((await t.download(user, `path=${path}`)).statusCode).toBe(200);
-    for (const user of [t.cast.viewer, t.cast.alice, t.cast.manager]) expect((await t.download(user, `path=${path}`)).statusCode).toBe(404);
-    await t.pool.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ($1, 'Library file', $2, 'library.png')", [`manual_${Date.now()}`, publicUrl]);
-    for (const user of [t.cast.viewer, t.cast.alice, t.cast.manager]) expect((await t.download(user, `path=${path}`)).statusCode).toBe(200);
+    for (const user of [t.cast.technician, t.cast.admin])
+      expect((await t.download(user, `path=${path}`)).statusCode).toBe(200);
+    for (const user of [t.cast.viewer, t.cast.alice, t.cast.manager])
+      expect((await t.download(user, `path=${path}`)).statusCode).toBe(404);
+    await t.pool.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ($1, 'Library file', $2, 'library.png')",
+      [`manual_${Date.now()}`, publicUrl],
+    );
+    for (const user of [t.cast.viewer, t.cast.alice, t.cast.manager])
+      expect((await t.download(user, `path=${path}`)).statusCode).toBe(200);
     // Only the uploader or an admin removes a manual's file.
     expect((await t.remove(t.cast.manager, { paths: [path] })).statusCode).toBe(403);
     expect((await t.remove(t.cast.admin, { paths: [path] })).statusCode).toBe(200);

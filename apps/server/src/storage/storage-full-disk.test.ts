@@ -33,14 +33,28 @@ describe.runIf(disk)('an upload onto a full disk', () => {
     const { app, pool } = await buildTestApp({ DATA_DIR: disk! });
     const user = await signUpUser(app, { role: 'technician' });
     const upload = (path: string, bytes: Buffer) => {
-      const { payload, contentType } = multipart([{ name: 'path', value: path }, { name: 'file', fileName: 'f.bin', bytes }]);
-      return app.inject({ method: 'POST', url: '/api/storage/fieldassist/upload', headers: { ...user.headers, 'content-type': contentType }, payload });
+      const { payload, contentType } = multipart([
+        { name: 'path', value: path },
+        { name: 'file', fileName: 'f.bin', bytes },
+      ]);
+      return app.inject({
+        method: 'POST',
+        url: '/api/storage/fieldassist/upload',
+        headers: { ...user.headers, 'content-type': contentType },
+        payload,
+      });
     };
     const full = await upload('chat-images/too-big.bin', Buffer.alloc(3 * MB, 7));
     expect(full.statusCode).toBe(507);
-    expect(full.json()).toEqual({ error: 'The server has no space left to store this file', message: 'The server has no space left to store this file', code: 'STORAGE_FULL' });
+    expect(full.json()).toEqual({
+      error: 'The server has no space left to store this file',
+      message: 'The server has no space left to store this file',
+      code: 'STORAGE_FULL',
+    });
     expect((await pool.query("SELECT 1 FROM storage_objects WHERE path LIKE 'chat-images/too-big%'")).rowCount).toBe(0);
-    const left = (await readdir(join(disk!, 'storage'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    const left = (await readdir(join(disk!, 'storage'), { recursive: true, withFileTypes: true })).filter((e) =>
+      e.isFile(),
+    );
     expect(left).toEqual([]);
 
     expect((await upload('chat-images/small.bin', Buffer.alloc(100 * 1024, 1))).statusCode).toBe(200);

@@ -34,7 +34,12 @@ async function addRow(key: string) {
 
 /** Under `root`: an old and a fresh file without a row, an old and a fresh one with a row, an old unfinished upload and a stray old file. */
 async function layout(root: string) {
-  const keys = { oldOrphan: newStorageKey('old.bin'), freshOrphan: newStorageKey('fresh.bin'), oldKept: newStorageKey('kept.bin'), freshKept: newStorageKey('new.bin') };
+  const keys = {
+    oldOrphan: newStorageKey('old.bin'),
+    freshOrphan: newStorageKey('fresh.bin'),
+    oldKept: newStorageKey('kept.bin'),
+    freshKept: newStorageKey('new.bin'),
+  };
   const files = {
     oldOrphan: await put(root, keys.oldOrphan, 2 * HOUR),
     freshOrphan: await put(root, keys.freshOrphan, 0),
@@ -57,16 +62,21 @@ describe('sweeping orphaned files on the disk', () => {
     expect(await sweepOrphanFiles({ pool: db.pool, root })).toEqual({ removed: 1, leftInPlace: 0 });
     expect(existsSync(files.oldOrphan)).toBe(false);
     expect(existsSync(dirname(files.oldOrphan))).toBe(false);
-    for (const kept of [files.freshOrphan, files.oldKept, files.freshKept, files.part, files.stray]) expect(existsSync(kept), kept).toBe(true);
+    for (const kept of [files.freshOrphan, files.oldKept, files.freshKept, files.part, files.stray])
+      expect(existsSync(kept), kept).toBe(true);
 
     // A second pass finds nothing more; an hour later the file that was fresh is old too.
     expect(await sweepOrphanFiles({ pool: db.pool, root })).toEqual({ removed: 0, leftInPlace: 0 });
-    expect(await sweepOrphanFiles({ pool: db.pool, root, now: () => Date.now() + 2 * HOUR })).toEqual({ removed: 1, leftInPlace: 0 });
+    expect(await sweepOrphanFiles({ pool: db.pool, root, now: () => Date.now() + 2 * HOUR })).toEqual({
+      removed: 1,
+      leftInPlace: 0,
+    });
     expect(existsSync(files.freshOrphan)).toBe(false);
-    for (const kept of [files.oldKept, files.freshKept, files.part, files.stray]) expect(existsSync(kept), kept).toBe(true);
+    for (const kept of [files.oldKept, files.freshKept, files.part, files.stray])
+      expect(existsSync(kept), kept).toBe(true);
   });
 
-  it('removes nothing when the old files without a row outnumber those with one (not this folder\'s database)', async () => {
+  it("removes nothing when the old files without a row outnumber those with one (not this folder's database)", async () => {
     const root = join(base, 'other', 'storage');
     const files = await Promise.all([1, 2, 3].map((n) => put(root, newStorageKey(`file-${n}.pdf`), 48 * HOUR)));
     expect(await sweepOrphanFiles({ pool: db.pool, root })).toEqual({ removed: 0, leftInPlace: 3 });
@@ -76,9 +86,15 @@ describe('sweeping orphaned files on the disk', () => {
   it('does nothing once stopped, and nothing on a missing folder', async () => {
     const root = join(base, 'stopped', 'storage');
     const files = await layout(root);
-    expect(await sweepOrphanFiles({ pool: db.pool, root, signal: AbortSignal.abort() })).toEqual({ removed: 0, leftInPlace: 0 });
+    expect(await sweepOrphanFiles({ pool: db.pool, root, signal: AbortSignal.abort() })).toEqual({
+      removed: 0,
+      leftInPlace: 0,
+    });
     expect(existsSync(files.oldOrphan)).toBe(true);
-    expect(await sweepOrphanFiles({ pool: db.pool, root: join(base, 'missing') })).toEqual({ removed: 0, leftInPlace: 0 });
+    expect(await sweepOrphanFiles({ pool: db.pool, root: join(base, 'missing') })).toEqual({
+      removed: 0,
+      leftInPlace: 0,
+    });
   });
 
   it('runs when the app starts, in the background, and close waits for it', async () => {
@@ -92,7 +108,8 @@ describe('sweeping orphaned files on the disk', () => {
       await app.close();
     }
     expect(existsSync(dirname(files.oldOrphan))).toBe(false);
-    for (const kept of [files.freshOrphan, files.oldKept, files.freshKept, files.part, files.stray]) expect(existsSync(kept), kept).toBe(true);
+    for (const kept of [files.freshOrphan, files.oldKept, files.freshKept, files.part, files.stray])
+      expect(existsSync(kept), kept).toBe(true);
   });
 
   it('is stopped cleanly by a close right after the start', async () => {

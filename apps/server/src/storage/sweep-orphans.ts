@@ -31,12 +31,20 @@ export interface OrphanSweepOptions {
  * new or another database, migrate-data not run or failed): nothing is removed, and
  * `leftInPlace` counts them.
  */
-export async function sweepOrphanFiles({ pool, root, minAgeMs = ORPHAN_MIN_AGE_MS, now = Date.now, signal }: OrphanSweepOptions): Promise<{ removed: number; leftInPlace: number }> {
+export async function sweepOrphanFiles({
+  pool,
+  root,
+  minAgeMs = ORPHAN_MIN_AGE_MS,
+  now = Date.now,
+  signal,
+}: OrphanSweepOptions): Promise<{ removed: number; leftInPlace: number }> {
   const none = { removed: 0, leftInPlace: 0 };
-  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    },
+  );
   const keys = entries
     .filter((entry) => entry.isFile())
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
@@ -45,7 +53,9 @@ export async function sweepOrphanFiles({ pool, root, minAgeMs = ORPHAN_MIN_AGE_M
   const known = new Set<string>();
   for (let i = 0; i < keys.length; i += KEYS_PER_QUERY) {
     if (signal?.aborted) return none;
-    const { rows } = await pool.query<{ key: string }>('SELECT key FROM storage_objects WHERE key = ANY ($1::text[])', [keys.slice(i, i + KEYS_PER_QUERY)]);
+    const { rows } = await pool.query<{ key: string }>('SELECT key FROM storage_objects WHERE key = ANY ($1::text[])', [
+      keys.slice(i, i + KEYS_PER_QUERY),
+    ]);
     for (const row of rows) known.add(row.key);
   }
   const oldBefore = now() - minAgeMs;
@@ -72,15 +82,24 @@ export async function sweepOrphanFiles({ pool, root, minAgeMs = ORPHAN_MIN_AGE_M
  * Runs one sweep in the background (it does not delay the start) and reports its outcome.
  * `stop` makes it end at its next step and resolves once it has: the pool may end right after.
  */
-export function startOrphanSweep(options: Omit<OrphanSweepOptions, 'signal'> & { log: { info(message: string): void; warn(message: string): void } }) {
+export function startOrphanSweep(
+  options: Omit<OrphanSweepOptions, 'signal'> & { log: { info(message: string): void; warn(message: string): void } },
+) {
   const controller = new AbortController();
   const done = sweepOrphanFiles({ ...options, signal: controller.signal }).then(
     ({ removed, leftInPlace }) => {
-      if (removed > 0) options.log.info(`removed ${removed} orphaned file${removed === 1 ? '' : 's'} (no storage_objects row, older than ${(options.minAgeMs ?? ORPHAN_MIN_AGE_MS) / 60_000} min) from ${options.root}`);
-      if (leftInPlace > 0) options.log.warn(`${options.root} has more old files without a storage_objects row (${leftInPlace}) than with one: is this its database? None was removed`);
+      if (removed > 0)
+        options.log.info(
+          `removed ${removed} orphaned file${removed === 1 ? '' : 's'} (no storage_objects row, older than ${(options.minAgeMs ?? ORPHAN_MIN_AGE_MS) / 60_000} min) from ${options.root}`,
+        );
+      if (leftInPlace > 0)
+        options.log.warn(
+          `${options.root} has more old files without a storage_objects row (${leftInPlace}) than with one: is this its database? None was removed`,
+        );
     },
     (error: Error) => {
-      if (!controller.signal.aborted) options.log.warn(`could not sweep orphaned files from ${options.root}: ${error.message}`);
+      if (!controller.signal.aborted)
+        options.log.warn(`could not sweep orphaned files from ${options.root}: ${error.message}`);
     },
   );
   return {

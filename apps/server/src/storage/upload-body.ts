@@ -10,7 +10,10 @@ export const DISCARD_BOUND_BYTES = 2 * MAX_UPLOAD_BYTES;
 
 /** SPEC.md section 5: the size in MB with two decimals, as the client words it. */
 export function fileTooLarge(bytes: number): ApiError {
-  return new ApiError('PAYLOAD_TOO_LARGE', `File size (${(bytes / 1024 / 1024).toFixed(2)} MB) exceeds maximum allowed size (50MB)`);
+  return new ApiError(
+    'PAYLOAD_TOO_LARGE',
+    `File size (${(bytes / 1024 / 1024).toFixed(2)} MB) exceeds maximum allowed size (50MB)`,
+  );
 }
 
 export interface UploadBody {
@@ -44,7 +47,14 @@ export async function openUploadBody(file: Readable): Promise<UploadBody> {
       return result;
     } catch (error) {
       // A client that goes away mid-upload, or a body cut short, ends the file stream with an error.
-      throw error instanceof ApiError ? error : fail(new ApiError('VALIDATION_ERROR', 'Invalid request parameters: the upload ended before the file was complete'));
+      throw error instanceof ApiError
+        ? error
+        : fail(
+            new ApiError(
+              'VALIDATION_ERROR',
+              'Invalid request parameters: the upload ended before the file was complete',
+            ),
+          );
     }
   };
 
@@ -64,7 +74,12 @@ export async function openUploadBody(file: Readable): Promise<UploadBody> {
       await source.return?.(); // a driver that stops reading releases the request
     }
   }
-  return { head: Buffer.concat(first), body: Readable.from(rest(), { objectMode: false }), bytes: () => bytes, failure: () => failure };
+  return {
+    head: Buffer.concat(first),
+    body: Readable.from(rest(), { objectMode: false }),
+    bytes: () => bytes,
+    failure: () => failure,
+  };
 }
 
 /**

@@ -11,8 +11,7 @@ import { fileTooLarge, MAX_UPLOAD_BYTES, openUploadBody } from './upload-body.js
 
 /** One part of an upload form, in the order the client sent them. */
 export type UploadPart =
-  | { kind: 'field'; name: string; value: unknown }
-  | { kind: 'file'; name: string; fileName: string; stream: Readable };
+  { kind: 'field'; name: string; value: unknown } | { kind: 'file'; name: string; fileName: string; stream: Readable };
 
 export interface UploadInput {
   caller: Caller;
@@ -24,7 +23,8 @@ export interface UploadInput {
 // Boundaries and the small fields around the file.
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
-const invalid = (detail?: string) => new ApiError('VALIDATION_ERROR', detail ? `Invalid request parameters: ${detail}` : 'Invalid request parameters');
+const invalid = (detail?: string) =>
+  new ApiError('VALIDATION_ERROR', detail ? `Invalid request parameters: ${detail}` : 'Invalid request parameters');
 
 const ZUploadOptions = z.object({ upsert: z.boolean().optional() });
 
@@ -47,9 +47,13 @@ interface WrittenFile {
  * the bytes written are removed. Throws VALIDATION_ERROR, UNAUTHORIZED, FORBIDDEN, CONFLICT,
  * PAYLOAD_TOO_LARGE.
  */
-export async function uploadFile(ctx: StorageContext, { caller, parts, declaredBytes }: UploadInput): Promise<{ publicUrl: string; path: string }> {
+export async function uploadFile(
+  ctx: StorageContext,
+  { caller, parts, declaredBytes }: UploadInput,
+): Promise<{ publicUrl: string; path: string }> {
   requireSignedIn(caller);
-  if (declaredBytes !== undefined && declaredBytes > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES) throw fileTooLarge(declaredBytes);
+  if (declaredBytes !== undefined && declaredBytes > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES)
+    throw fileTooLarge(declaredBytes);
   const form: UploadForm = { upsert: false };
   let written: WrittenFile | undefined;
   let saved = false;
@@ -66,8 +70,13 @@ export async function uploadFile(ctx: StorageContext, { caller, parts, declaredB
     if (problem) throw invalid(`path ${problem}`);
     const { replacedKey } = await saveObject(ctx.pool, {
       object: {
-        path, key: written.key, size: written.size, contentType: detected.contentType, fileName: detected.fileName,
-        ownerId: caller.kind === 'user' ? caller.userId : null, ownerEmail: caller.kind === 'user' ? caller.email : null,
+        path,
+        key: written.key,
+        size: written.size,
+        contentType: detected.contentType,
+        fileName: detected.fileName,
+        ownerId: caller.kind === 'user' ? caller.userId : null,
+        ownerEmail: caller.kind === 'user' ? caller.email : null,
       },
       upsert: form.upsert,
       mayReplace: (existing) => authorizeReplace(caller, existing),
@@ -80,7 +89,12 @@ export async function uploadFile(ctx: StorageContext, { caller, parts, declaredB
   }
 }
 
-function readField(ctx: StorageContext, form: UploadForm, part: Extract<UploadPart, { kind: 'field' }>, caller: SignedInCaller) {
+function readField(
+  ctx: StorageContext,
+  form: UploadForm,
+  part: Extract<UploadPart, { kind: 'field' }>,
+  caller: SignedInCaller,
+) {
   const { name, value } = part;
   if (name === 'path') {
     if (typeof value !== 'string' || value === '' || form.path !== undefined) throw invalid();
@@ -106,10 +120,17 @@ function parseJson(text: string): unknown {
   }
 }
 
-async function writeFile(ctx: StorageContext, part: Extract<UploadPart, { kind: 'file' }>, path: string | undefined): Promise<WrittenFile> {
+async function writeFile(
+  ctx: StorageContext,
+  part: Extract<UploadPart, { kind: 'file' }>,
+  path: string | undefined,
+): Promise<WrittenFile> {
   const upload = await openUploadBody(part.stream);
   // The key carries the best name known now; the row gets the final one once the path is known.
-  const { fileName, contentType } = await detectFile(upload.head, path !== undefined ? lastSegment(path) : part.fileName || 'file');
+  const { fileName, contentType } = await detectFile(
+    upload.head,
+    path !== undefined ? lastSegment(path) : part.fileName || 'file',
+  );
   const key = newStorageKey(fileName);
   try {
     await ctx.storage.write(key, upload.body, contentType);

@@ -12,7 +12,12 @@ export interface OidcPerson {
  * A real OpenID Connect provider (oidc-provider) on loopback, standing in for a company's
  * single sign-on. Its login page is one form: pressing "Sign in" signs in as `person`.
  */
-export async function startOidcPeer(opts: { redirectUri: string; clientId?: string; clientSecret?: string; person: () => OidcPerson }) {
+export async function startOidcPeer(opts: {
+  redirectUri: string;
+  clientId?: string;
+  clientSecret?: string;
+  person: () => OidcPerson;
+}) {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -21,7 +26,15 @@ export async function startOidcPeer(opts: { redirectUri: string; clientId?: stri
   const clientSecret = opts.clientSecret ?? 'fieldassist-test-secret-0123456789';
 
   const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [opts.redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [opts.redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     pkce: { required: () => true },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ ...opts.person(), sub }) }),
@@ -34,13 +47,20 @@ export async function startOidcPeer(opts: { redirectUri: string; clientId?: stri
     const details = await provider.interactionDetails(req, res);
     if (req.method === 'GET') {
       res.setHeader('content-type', 'text/html');
-      res.end(`<!doctype html><title>Company sign-in</title><h1>Company sign-in</h1><form method="post"><button type="submit">Sign in as ${opts.person().email}</button></form>`);
+      res.end(
+        `<!doctype html><title>Company sign-in</title><h1>Company sign-in</h1><form method="post"><button type="submit">Sign in as ${opts.person().email}</button></form>`,
+      );
       return;
     }
     const accountId = opts.person().sub;
     const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
     grant.addOIDCScope(String(details.params.scope));
-    await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId }, consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: false },
+    );
   }
 
   const handle = provider.callback();

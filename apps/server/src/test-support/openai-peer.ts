@@ -48,10 +48,18 @@ export interface PeerFailure {
 }
 
 /** 1x1 transparent PNG. */
-export const PEER_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+export const PEER_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 export const PEER_TRANSCRIPT = 'Replace the condenser fan capacitor.';
 
-const defaults = (): PeerScript => ({ reply: 'Hello from the peer.', chunkDelayMs: 0, finishReason: 'stop', responseDelayMs: 0 });
+const defaults = (): PeerScript => ({
+  reply: 'Hello from the peer.',
+  chunkDelayMs: 0,
+  finishReason: 'stop',
+  responseDelayMs: 0,
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
@@ -64,7 +72,10 @@ function textOf(content: unknown): string {
 /** A value for a JSON Schema: 'peer' for strings, 1, true, [], objects of all properties. */
 function sampleOf(schema: { type?: unknown; properties?: Record<string, unknown> } | undefined): unknown {
   const type = Array.isArray(schema?.type) ? schema.type[0] : schema?.type;
-  if (type === 'object') return Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([key, value]) => [key, sampleOf(value as never)]));
+  if (type === 'object')
+    return Object.fromEntries(
+      Object.entries(schema?.properties ?? {}).map(([key, value]) => [key, sampleOf(value as never)]),
+    );
   return { number: 1, integer: 1, boolean: true, array: [] as unknown[], null: null }[type as string] ?? 'peer';
 }
 
@@ -76,7 +87,8 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   if (type.startsWith('multipart/form-data')) {
     const form = await new Response(raw, { headers: { 'content-type': type } }).formData();
     const fields: Record<string, unknown> = {};
-    for (const [key, value] of form) fields[key] = typeof value === 'string' ? value : { name: value.name, size: value.size, type: value.type };
+    for (const [key, value] of form)
+      fields[key] = typeof value === 'string' ? value : { name: value.name, size: value.size, type: value.type };
     return fields;
   }
   return raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
@@ -96,15 +108,29 @@ export async function startOpenAiPeer() {
     const structured = body.response_format?.type?.startsWith('json');
     const text = structured
       ? JSON.stringify(script.object ?? sampleOf(body.response_format?.json_schema?.schema as never))
-      : typeof script.reply === 'function' ? script.reply(body) : script.reply;
+      : typeof script.reply === 'function'
+        ? script.reply(body)
+        : script.reply;
     const promptTokens = body.messages.reduce((sum, m) => sum + words(textOf(m.content)), 0);
     const base = { id: 'chatcmpl-peer', created: Math.floor(Date.now() / 1000), model: body.model };
     if (!body.stream) {
-      const usage = { prompt_tokens: promptTokens, completion_tokens: words(text), total_tokens: promptTokens + words(text) };
-      return json(res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: script.finishReason }], usage });
+      const usage = {
+        prompt_tokens: promptTokens,
+        completion_tokens: words(text),
+        total_tokens: promptTokens + words(text),
+      };
+      return json(res, 200, {
+        ...base,
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: script.finishReason }],
+        usage,
+      });
     }
-    const pieces = script.chunkSize ? text.match(new RegExp(`[\\s\\S]{1,${script.chunkSize}}`, 'g')) ?? [] : text.match(/\S+\s*/g) ?? [];
-    const send = (chunk: object) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', ...chunk })}\n\n`);
+    const pieces = script.chunkSize
+      ? (text.match(new RegExp(`[\\s\\S]{1,${script.chunkSize}}`, 'g')) ?? [])
+      : (text.match(/\S+\s*/g) ?? []);
+    const send = (chunk: object) =>
+      res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', ...chunk })}\n\n`);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     activeStreams++;
     try {
@@ -117,7 +143,14 @@ export async function startOpenAiPeer() {
       }
       send({ choices: [{ index: 0, delta: {}, finish_reason: script.finishReason }] });
       if (body.stream_options?.include_usage) {
-        send({ choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: pieces.length, total_tokens: promptTokens + pieces.length } });
+        send({
+          choices: [],
+          usage: {
+            prompt_tokens: promptTokens,
+            completion_tokens: pieces.length,
+            total_tokens: promptTokens + pieces.length,
+          },
+        });
       }
       res.end('data: [DONE]\n\n');
       completedStreams++;
@@ -133,19 +166,43 @@ export async function startOpenAiPeer() {
     if (script.responseDelayMs) await sleep(script.responseDelayMs);
     const failure = failures.shift();
     if (failure) {
-      const headers: Record<string, string> = failure.retryAfter !== undefined ? { 'retry-after': String(failure.retryAfter) } : {};
-      return json(res, failure.status, { error: { message: failure.message ?? `peer failure ${failure.status}`, type: 'server_error', code: null } }, headers);
+      const headers: Record<string, string> =
+        failure.retryAfter !== undefined ? { 'retry-after': String(failure.retryAfter) } : {};
+      return json(
+        res,
+        failure.status,
+        { error: { message: failure.message ?? `peer failure ${failure.status}`, type: 'server_error', code: null } },
+        headers,
+      );
     }
     switch (path) {
       case '/v1/chat/completions':
         return chat(body as unknown as ChatRequestBody, res);
       case '/v1/images/generations':
       case '/v1/images/edits':
-        return json(res, 200, { created: Math.floor(Date.now() / 1000), data: Array.from({ length: Number(body.n ?? 1) }, () => ({ b64_json: PEER_PNG.toString('base64') })) });
+        return json(res, 200, {
+          created: Math.floor(Date.now() / 1000),
+          data: Array.from({ length: Number(body.n ?? 1) }, () => ({ b64_json: PEER_PNG.toString('base64') })),
+        });
       case '/v1/audio/speech':
-        return res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(Buffer.from(`ID3 peer speech: ${String(body.input)}`));
+        return res
+          .writeHead(200, { 'content-type': 'audio/mpeg' })
+          .end(Buffer.from(`ID3 peer speech: ${String(body.input)}`));
       case '/v1/audio/transcriptions': {
-        const segments = [{ id: 0, seek: 0, start: 0, end: 1.5, text: PEER_TRANSCRIPT, tokens: [1], temperature: 0, avg_logprob: 0, compression_ratio: 1, no_speech_prob: 0 }];
+        const segments = [
+          {
+            id: 0,
+            seek: 0,
+            start: 0,
+            end: 1.5,
+            text: PEER_TRANSCRIPT,
+            tokens: [1],
+            temperature: 0,
+            avg_logprob: 0,
+            compression_ratio: 1,
+            no_speech_prob: 0,
+          },
+        ];
         return json(res, 200, { text: PEER_TRANSCRIPT, language: 'english', duration: 1.5, segments });
       }
       default:
@@ -167,7 +224,8 @@ export async function startOpenAiPeer() {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     /** Chat requests only, with their typed bodies. */
-    chatRequests: () => requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as unknown as ChatRequestBody),
+    chatRequests: () =>
+      requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as unknown as ChatRequestBody),
     /** Changes the script from now on (the rest keeps its value). */
     set(changes: Partial<PeerScript>) {
       script = { ...script, ...changes };
@@ -189,10 +247,11 @@ export async function startOpenAiPeer() {
       requests.length = 0;
       completedStreams = 0;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

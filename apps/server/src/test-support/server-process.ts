@@ -28,7 +28,12 @@ export async function startServerProcess(port: number, env: Record<string, strin
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) {
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
       return {
         child,
         url,

@@ -1,5 +1,8 @@
 /** Reads a server-sent-events body line by line, calling `onLine` as each line arrives. */
-export async function readSseLines(response: Response, onLine: (line: string) => void = () => undefined): Promise<string[]> {
+export async function readSseLines(
+  response: Response,
+  onLine: (line: string) => void = () => undefined,
+): Promise<string[]> {
   const lines: string[] = [];
   const decoder = new TextDecoder();
   let buffer = '';

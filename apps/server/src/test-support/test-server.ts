@@ -19,8 +19,19 @@ export async function buildTestApp(
   const { url, pool } = deps.pool ? { url: 'postgres://shared-pool', pool: deps.pool } : await createTestDatabase();
   // Stored files go to a folder of this app's own, removed when it closes.
   const dataDir = env.DATA_DIR ? undefined : await mkdtemp(join(tmpdir(), 'fieldassist-test-'));
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, WEB_DIST: '/nonexistent', DATA_DIR: dataDir, ...env });
-  const app = await buildApp({ config: { ...config, serviceKey: TEST_SERVICE_KEY, authSecret: TEST_AUTH_SECRET }, pool, ...deps });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: url,
+    WEB_DIST: '/nonexistent',
+    DATA_DIR: dataDir,
+    ...env,
+  });
+  const app = await buildApp({
+    config: { ...config, serviceKey: TEST_SERVICE_KEY, authSecret: TEST_AUTH_SECRET },
+    pool,
+    ...deps,
+  });
   if (dataDir) app.addHook('onClose', () => rm(dataDir, { recursive: true, force: true }));
   return { app, projectId: config.projectId, serviceKey: TEST_SERVICE_KEY, pool };
 }
@@ -31,5 +42,12 @@ export async function startTestServer(env: Record<string, string> = {}) {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return { app: app as FastifyInstance, url: `http://127.0.0.1:${port}`, projectId, serviceKey, pool, close: () => app.close() };
+  return {
+    app: app as FastifyInstance,
+    url: `http://127.0.0.1:${port}`,
+    projectId,
+    serviceKey,
+    pool,
+    close: () => app.close(),
+  };
 }

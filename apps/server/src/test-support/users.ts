@@ -17,7 +17,10 @@ export interface TestUser {
  * Creates an account through the real sign-up endpoint. With a role, an admin's userRoles row
  * is written first (with the service key), which is also what invites the email.
  */
-export async function signUpUser(app: FastifyInstance, opts: { email?: string; role?: Role | null; projectId?: string } = {}): Promise<TestUser> {
+export async function signUpUser(
+  app: FastifyInstance,
+  opts: { email?: string; role?: Role | null; projectId?: string } = {},
+): Promise<TestUser> {
   const email = opts.email ?? `user-${Math.random().toString(16).slice(2, 10)}@example.com`;
   const projectId = opts.projectId ?? 'fieldassist';
   const service = { authorization: `Bearer ${TEST_SERVICE_KEY}` };
@@ -29,7 +32,12 @@ export async function signUpUser(app: FastifyInstance, opts: { email?: string; r
   });
   // Each sign-up comes from its own address, so the per-address sign-up limit is not what a test measures.
   const remoteAddress = `10.${rnd()}.${rnd()}.${rnd()}`;
-  const res = await app.inject({ method: 'POST', url: '/api/auth/signup', remoteAddress, payload: { email, password: TEST_PASSWORD, displayName: email.split('@')[0], projectId } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/signup',
+    remoteAddress,
+    payload: { email, password: TEST_PASSWORD, displayName: email.split('@')[0], projectId },
+  });
   if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
   const body = res.json();
   return {

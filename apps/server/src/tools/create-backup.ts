@@ -28,7 +28,15 @@ export interface BackupManifest {
  * snapshot is held, and the service key and auth secret. The folder is named with the time and
  * only gets its final name once complete. Returns its path and manifest.
  */
-export async function createBackup({ databaseUrl, dataDir, outDir }: { databaseUrl: string; dataDir: string; outDir: string }) {
+export async function createBackup({
+  databaseUrl,
+  dataDir,
+  outDir,
+}: {
+  databaseUrl: string;
+  dataDir: string;
+  outDir: string;
+}) {
   const name = `fieldassist-backup-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   const partial = join(outDir, `${name}.partial`);
   await mkdir(join(partial, 'database'), { recursive: true });
@@ -36,7 +44,14 @@ export async function createBackup({ databaseUrl, dataDir, outDir }: { databaseU
   await client.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const manifest: BackupManifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), migrations: await appliedMigrations(client), tables: {}, files: 0, missingFiles: [] };
+    const manifest: BackupManifest = {
+      format: BACKUP_FORMAT,
+      createdAt: new Date().toISOString(),
+      migrations: await appliedMigrations(client),
+      tables: {},
+      files: 0,
+      missingFiles: [],
+    };
     for (const table of await listTables(client)) {
       const out = createWriteStream(join(partial, 'database', `${table.name}.ndjson`));
       let count = 0;
@@ -51,7 +66,11 @@ export async function createBackup({ databaseUrl, dataDir, outDir }: { databaseU
     // Files are copied while the snapshot is held: a file deleted meanwhile is only collected
     // later by the ingestion worker, and one uploaded meanwhile is merely an extra file.
     const storageRoot = join(dataDir, 'storage');
-    if (existsSync(storageRoot)) await cp(storageRoot, join(partial, 'storage'), { recursive: true, filter: (source) => !source.startsWith(join(storageRoot, '.tmp')) });
+    if (existsSync(storageRoot))
+      await cp(storageRoot, join(partial, 'storage'), {
+        recursive: true,
+        filter: (source) => !source.startsWith(join(storageRoot, '.tmp')),
+      });
     const copied = new Set(await listStorageKeys(join(partial, 'storage')));
     const { rows } = await client.query<{ key: string }>('SELECT key FROM storage_objects ORDER BY key');
     manifest.files = copied.size;

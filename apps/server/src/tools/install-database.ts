@@ -16,12 +16,23 @@ export interface InstallDatabase {
  * started for the tool and stopped by close(). Never stops a server another process runs.
  * Only with `create` (a restore into a new install) is a missing embedded database made.
  */
-export async function openInstallDatabase({ dataDir, databaseUrl, log, create = false }: { dataDir: string; databaseUrl?: string; log: (message: string) => void; create?: boolean }): Promise<InstallDatabase> {
+export async function openInstallDatabase({
+  dataDir,
+  databaseUrl,
+  log,
+  create = false,
+}: {
+  dataDir: string;
+  databaseUrl?: string;
+  log: (message: string) => void;
+  create?: boolean;
+}): Promise<InstallDatabase> {
   if (databaseUrl) return { url: databaseUrl, source: 'external', close: async () => undefined };
   const running = await runningEmbeddedUrl(dataDir);
   if (running) return { url: running, source: 'running', close: async () => undefined };
   // A mistyped DATA_DIR would otherwise get a new, empty database of its own.
-  if (!create && !existsSync(join(dataDir, 'pg', 'PG_VERSION'))) throw new Error(`No FieldAssist database in ${dataDir} (no pg folder): set DATA_DIR to the install's folder`);
+  if (!create && !existsSync(join(dataDir, 'pg', 'PG_VERSION')))
+    throw new Error(`No FieldAssist database in ${dataDir} (no pg folder): set DATA_DIR to the install's folder`);
   const embedded = await startEmbeddedPostgres({ dataDir, log });
   return { url: embedded.url, source: 'started', close: () => embedded.stop() };
 }

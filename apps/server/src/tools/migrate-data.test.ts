@@ -17,7 +17,12 @@ describe('copying an install onto PostgreSQL and S3', () => {
   it('copies every row and puts the files in the bucket under the keys their public URLs name', async () => {
     const install = await makeInstall();
     const target = await createTestDatabase({ empty: true });
-    const { tables, files } = await copyInstall({ sourceUrl: install.url, dataDir: install.dataDir, target: target.pool, storage: createStorage({ dataDir: install.dataDir, s3: s3.options }) });
+    const { tables, files } = await copyInstall({
+      sourceUrl: install.url,
+      dataDir: install.dataDir,
+      target: target.pool,
+      storage: createStorage({ dataDir: install.dataDir, s3: s3.options }),
+    });
     expect(files).toBe(1);
     const counts = await rowCounts(install.pool);
     expect(tables).toEqual(counts);
@@ -25,13 +30,23 @@ describe('copying an install onto PostgreSQL and S3', () => {
 
     const o = s3.options;
     const { app } = await buildTestApp(
-      { DATA_DIR: await tempDir('moved'), PUBLIC_URL, S3_ENDPOINT: o.endpoint!, S3_BUCKET: o.bucket, S3_ACCESS_KEY_ID: o.accessKeyId!, S3_SECRET_ACCESS_KEY: o.secretAccessKey!, S3_FORCE_PATH_STYLE: 'true' },
+      {
+        DATA_DIR: await tempDir('moved'),
+        PUBLIC_URL,
+        S3_ENDPOINT: o.endpoint!,
+        S3_BUCKET: o.bucket,
+        S3_ACCESS_KEY_ID: o.accessKeyId!,
+        S3_SECRET_ACCESS_KEY: o.secretAccessKey!,
+        S3_FORCE_PATH_STYLE: 'true',
+      },
       { pool: target.pool },
     );
     try {
       await expectInstallWorks(app, install);
       // New rows get new ids: the sequences were moved past the copied ones.
-      await target.pool.query(`INSERT INTO manuals (id, title, file_url, file_name) VALUES ('manual_new', 'New', 'https://x.test/files/n', 'n.pdf')`);
+      await target.pool.query(
+        `INSERT INTO manuals (id, title, file_url, file_name) VALUES ('manual_new', 'New', 'https://x.test/files/n', 'n.pdf')`,
+      );
       await target.pool.query(`INSERT INTO ingestion_jobs (manual_id) VALUES ('manual_new')`);
       expect((await target.pool.query(`SELECT count(DISTINCT id)::int AS n FROM ingestion_jobs`)).rows[0].n).toBe(2);
     } finally {
@@ -41,6 +56,8 @@ describe('copying an install onto PostgreSQL and S3', () => {
 
   it('refuses a target database that already has rows', async () => {
     const install = await makeInstall();
-    await expect(copyInstall({ sourceUrl: install.url, dataDir: install.dataDir, target: install.pool })).rejects.toThrow(/already has rows/);
+    await expect(
+      copyInstall({ sourceUrl: install.url, dataDir: install.dataDir, target: install.pool }),
+    ).rejects.toThrow(/already has rows/);
   });
 });

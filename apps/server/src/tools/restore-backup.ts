@@ -18,7 +18,9 @@ export async function migrateLike(target: pg.Pool, migrations: string[]): Promis
   await migrate(target, { until: last });
   const applied = await appliedMigrations(target);
   if (applied.join() !== migrations.join()) {
-    throw new Error(`The schema versions differ: the source has ${migrations.join(', ') || 'none'}, this build made ${applied.join(', ') || 'none'}`);
+    throw new Error(
+      `The schema versions differ: the source has ${migrations.join(', ') || 'none'}, this build made ${applied.join(', ') || 'none'}`,
+    );
   }
 }
 
@@ -29,16 +31,22 @@ export async function migrateLike(target: pg.Pool, migrations: string[]): Promis
  */
 export async function restoreBackup({ from, target, storage }: { from: string; target: pg.Pool; storage: Storage }) {
   const manifest = JSON.parse(await readFile(join(from, 'manifest.json'), 'utf8')) as BackupManifest;
-  if (manifest.format !== BACKUP_FORMAT) throw new Error(`Unknown backup format ${manifest.format} (this build reads format ${BACKUP_FORMAT})`);
+  if (manifest.format !== BACKUP_FORMAT)
+    throw new Error(`Unknown backup format ${manifest.format} (this build reads format ${BACKUP_FORMAT})`);
   await migrateLike(target, manifest.migrations);
   let files = 0;
   // Checked and copied before the rows are committed: a restore that fails keeps no rows.
-  const tables = await loadTables(target, (table) => readDump(join(from, 'database', `${table}.ndjson`)), async (client, counts) => {
-    for (const [table, count] of Object.entries(manifest.tables)) {
-      if (counts[table] !== count) throw new Error(`Table ${table}: the backup has ${count} rows, ${counts[table] ?? 0} were restored`);
-    }
-    files = await copyStorageFiles({ root: join(from, 'storage'), storage, db: client });
-  });
+  const tables = await loadTables(
+    target,
+    (table) => readDump(join(from, 'database', `${table}.ndjson`)),
+    async (client, counts) => {
+      for (const [table, count] of Object.entries(manifest.tables)) {
+        if (counts[table] !== count)
+          throw new Error(`Table ${table}: the backup has ${count} rows, ${counts[table] ?? 0} were restored`);
+      }
+      files = await copyStorageFiles({ root: join(from, 'storage'), storage, db: client });
+    },
+  );
   return { tables, files };
 }
 

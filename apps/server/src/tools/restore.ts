@@ -15,9 +15,12 @@ import { listStorageKeys } from './storage-files.js';
 runTool(async (config, [from]) => {
   if (!from) throw new Error('Name the backup folder: npm run restore -- backups/fieldassist-backup-...');
   const backup = resolve(from);
-  if (!existsSync(join(backup, 'manifest.json'))) throw new Error(`${backup} is not a complete backup (no manifest.json)`);
-  if (!config.databaseUrl && existsSync(join(config.dataDir, 'pg'))) throw new Error(`${config.dataDir} already has a database: restore into an empty DATA_DIR`);
-  if (!config.s3 && (await listStorageKeys(join(config.dataDir, 'storage'))).length) throw new Error(`${config.dataDir}/storage already has files: restore into an empty DATA_DIR`);
+  if (!existsSync(join(backup, 'manifest.json')))
+    throw new Error(`${backup} is not a complete backup (no manifest.json)`);
+  if (!config.databaseUrl && existsSync(join(config.dataDir, 'pg')))
+    throw new Error(`${config.dataDir} already has a database: restore into an empty DATA_DIR`);
+  if (!config.s3 && (await listStorageKeys(join(config.dataDir, 'storage'))).length)
+    throw new Error(`${config.dataDir}/storage already has files: restore into an empty DATA_DIR`);
 
   const dataDirExisted = existsSync(config.dataDir);
   const placedSecrets: string[] = [];
@@ -34,18 +37,31 @@ runTool(async (config, [from]) => {
   } catch (error) {
     // A failed restore would leave a database (or secrets) that makes the next attempt refuse
     // this DATA_DIR: remove what this run wrote, so it can simply be run again.
-    await removeRestored(config, { dataDirExisted, placedSecrets }).catch((cleanup: Error) => say(`could not remove what the restore wrote: ${cleanup.message}`));
+    await removeRestored(config, { dataDirExisted, placedSecrets }).catch((cleanup: Error) =>
+      say(`could not remove what the restore wrote: ${cleanup.message}`),
+    );
     throw error;
   }
 });
 
 async function restoreInto(config: Config, backup: string) {
-  const database = await openInstallDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log: say, create: true });
+  const database = await openInstallDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    log: say,
+    create: true,
+  });
   const pool = createPool(database.url, 2);
   try {
-    const { tables, files } = await restoreBackup({ from: backup, target: pool, storage: createStorage({ dataDir: config.dataDir, s3: config.s3 }) });
+    const { tables, files } = await restoreBackup({
+      from: backup,
+      target: pool,
+      storage: createStorage({ dataDir: config.dataDir, s3: config.s3 }),
+    });
     const rows = Object.values(tables).reduce((sum, count) => sum + count, 0);
-    say(`restored ${rows} rows in ${Object.keys(tables).length} tables and ${files} files into ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}`);
+    say(
+      `restored ${rows} rows in ${Object.keys(tables).length} tables and ${files} files into ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}`,
+    );
   } finally {
     await pool.end();
     await database.close();
@@ -53,7 +69,10 @@ async function restoreInto(config: Config, backup: string) {
 }
 
 /** Undoes a failed restore in DATA_DIR (the database's rows were rolled back with their transaction). */
-async function removeRestored(config: Config, { dataDirExisted, placedSecrets }: { dataDirExisted: boolean; placedSecrets: string[] }) {
+async function removeRestored(
+  config: Config,
+  { dataDirExisted, placedSecrets }: { dataDirExisted: boolean; placedSecrets: string[] },
+) {
   if (!dataDirExisted) return rm(config.dataDir, { recursive: true, force: true });
   // Each of these was absent or empty before this run: the checks above refused otherwise.
   const written = [

@@ -25,7 +25,8 @@ export async function listTables(db: Queryable): Promise<TableInfo[]> {
      WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace AND c.conrelid <> c.confrelid`,
   );
   const tables = new Map<string, string[]>();
-  for (const { table_name, column_name } of columns) tables.set(table_name, [...(tables.get(table_name) ?? []), column_name]);
+  for (const { table_name, column_name } of columns)
+    tables.set(table_name, [...(tables.get(table_name) ?? []), column_name]);
   const ordered: string[] = [];
   const visit = (name: string, path: Set<string>) => {
     if (ordered.includes(name) || path.has(name)) return;
@@ -49,7 +50,9 @@ export async function appliedMigrations(db: Queryable): Promise<string[]> {
  */
 export async function* readRows(client: pg.ClientBase, table: string, batchSize = 500): AsyncGenerator<string[]> {
   const cursor = quote(`copy_${table}`);
-  await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS row FROM ${quote(table)} t`);
+  await client.query(
+    `DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS row FROM ${quote(table)} t`,
+  );
   try {
     for (;;) {
       const { rows } = await client.query<{ row: string }>(`FETCH ${batchSize} FROM ${cursor}`);
@@ -87,13 +90,21 @@ export async function nonEmptyTables(db: Queryable, tables: TableInfo[]): Promis
  * files a second time; then moves every sequence past the copied ids.
  * Off as superuser (session_replication_role), else per table as its owner (DISABLE TRIGGER USER).
  */
-export async function loadInTransaction(client: pg.ClientBase, tables: TableInfo[], load: () => Promise<void>): Promise<void> {
+export async function loadInTransaction(
+  client: pg.ClientBase,
+  tables: TableInfo[],
+  load: () => Promise<void>,
+): Promise<void> {
   await client.query('BEGIN');
   try {
     await client.query('SAVEPOINT replica');
-    const asReplica = await client.query('SET LOCAL session_replication_role = replica').then(() => true, () => false);
+    const asReplica = await client.query('SET LOCAL session_replication_role = replica').then(
+      () => true,
+      () => false,
+    );
     await client.query(asReplica ? 'RELEASE SAVEPOINT replica' : 'ROLLBACK TO SAVEPOINT replica');
-    if (!asReplica) for (const { name } of tables) await client.query(`ALTER TABLE ${quote(name)} DISABLE TRIGGER USER`);
+    if (!asReplica)
+      for (const { name } of tables) await client.query(`ALTER TABLE ${quote(name)} DISABLE TRIGGER USER`);
     await load();
     if (!asReplica) for (const { name } of tables) await client.query(`ALTER TABLE ${quote(name)} ENABLE TRIGGER USER`);
     const { rows: sequences } = await client.query<{ table_name: string; column_name: string; sequence: string }>(
@@ -101,7 +112,10 @@ export async function loadInTransaction(client: pg.ClientBase, tables: TableInfo
        FROM information_schema.columns WHERE table_schema = 'public' AND pg_get_serial_sequence(quote_ident(table_name), column_name) IS NOT NULL`,
     );
     for (const s of sequences) {
-      await client.query(`SELECT setval($1, coalesce((SELECT max(${quote(s.column_name)}) FROM ${quote(s.table_name)}), 0) + 1, false)`, [s.sequence]);
+      await client.query(
+        `SELECT setval($1, coalesce((SELECT max(${quote(s.column_name)}) FROM ${quote(s.table_name)}), 0) + 1, false)`,
+        [s.sequence],
+      );
     }
     await client.query('COMMIT');
   } catch (error) {
@@ -123,7 +137,10 @@ export async function loadTables(
 ): Promise<Record<string, number>> {
   const tables = await listTables(target);
   const occupied = await nonEmptyTables(target, tables);
-  if (occupied.length) throw new Error(`The target database already has rows in ${occupied.join(', ')}: copy only into a new, empty install`);
+  if (occupied.length)
+    throw new Error(
+      `The target database already has rows in ${occupied.join(', ')}: copy only into a new, empty install`,
+    );
   const counts: Record<string, number> = {};
   const client = await target.connect();
   try {

@@ -5,13 +5,18 @@ const plain = await buildTestApp({ PUBLIC_URL: 'http://fieldassist.test', APP_OR
 const tls = await buildTestApp({ PUBLIC_URL: 'https://fieldassist.example.com' });
 afterAll(() => Promise.all([plain.app.close(), tls.app.close()]));
 
-const get = (app: typeof plain.app, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: '/healthz', headers });
+const get = (app: typeof plain.app, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'GET', url: '/healthz', headers });
 
 describe('security headers', () => {
   it('forbid inline scripts, framing and referrers, and sniffing, on every response', async () => {
     const res = await get(plain.app);
     const csp = String(res.headers['content-security-policy']);
-    const directive = (name: string) => csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
+    const directive = (name: string) =>
+      csp
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith(`${name} `));
     expect(directive('script-src')).toBe("script-src 'self'");
     expect(directive('frame-ancestors')).toBe("frame-ancestors 'none'");
     expect(directive('object-src')).toBe("object-src 'none'");
@@ -30,7 +35,11 @@ describe('security headers', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('http://fieldassist.test');
     const foreign = await get(plain.app, { origin: 'https://evil.example' });
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await plain.app.inject({ method: 'OPTIONS', url: '/api/db/fieldassist/rest/v1/jobs', headers: { origin: 'https://evil.example', 'access-control-request-method': 'DELETE' } });
+    const preflight = await plain.app.inject({
+      method: 'OPTIONS',
+      url: '/api/db/fieldassist/rest/v1/jobs',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'DELETE' },
+    });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

@@ -12,7 +12,11 @@ const jobsOf = (client: ReturnType<typeof createClient>) => (client.db as any).j
 
 beforeAll(async () => {
   server = await startTestServer({ SIGNUP_MODE: 'open' });
-  blink = createClient({ projectId: server.projectId, authRequired: false, auth: { mode: 'headless', authUrl: server.url } });
+  blink = createClient({
+    projectId: server.projectId,
+    authRequired: false,
+    auth: { mode: 'headless', authUrl: server.url },
+  });
   const http = (blink as unknown as { _httpClient: { coreUrl: string; authUrl: string } })._httpClient;
   http.coreUrl = server.url;
   http.authUrl = server.url;
@@ -24,7 +28,11 @@ describe('@blinkdotnew/sdk against FieldAssist', () => {
   let userId: string;
 
   it('signs up, reads me, signs in again', async () => {
-    const user = await blink.auth.signUp({ email: 'sdk.user@example.com', password: 'sdk-password-123', displayName: 'SDK User' } as Parameters<typeof blink.auth.signUp>[0]);
+    const user = await blink.auth.signUp({
+      email: 'sdk.user@example.com',
+      password: 'sdk-password-123',
+      displayName: 'SDK User',
+    } as Parameters<typeof blink.auth.signUp>[0]);
     expect(user).toMatchObject({ email: 'sdk.user@example.com', displayName: 'SDK User', role: 'admin' });
     userId = user.id;
     expect((await blink.auth.me()).id).toBe(userId);
@@ -43,7 +51,15 @@ describe('@blinkdotnew/sdk against FieldAssist', () => {
 
   it('creates, lists with filters, updates, counts and deletes jobs', async () => {
     const now = Date.now();
-    const created = await jobsOf(blink).create({ userId, title: 'AC Unit Repair', description: 'Noisy compressor', status: 'pending', priority: 'high', createdAt: now, updatedAt: now });
+    const created = await jobsOf(blink).create({
+      userId,
+      title: 'AC Unit Repair',
+      description: 'Noisy compressor',
+      status: 'pending',
+      priority: 'high',
+      createdAt: now,
+      updatedAt: now,
+    });
     expect(created).toMatchObject({ userId, title: 'AC Unit Repair', priority: 'high' });
     expect(created.id).toMatch(/^[0-9a-f]{32}$/);
     await jobsOf(blink).createMany([
@@ -53,7 +69,10 @@ describe('@blinkdotnew/sdk against FieldAssist', () => {
 
     const newest = await jobsOf(blink).list({ where: { userId }, orderBy: { createdAt: 'desc' }, limit: 2 });
     expect(newest.map((j: { title: string }) => j.title)).toEqual(['Pump seal', 'Boiler check']);
-    const urgent = await jobsOf(blink).list({ where: { OR: [{ priority: 'high' }, { title: { like: '%Pump%' } }] }, orderBy: { createdAt: 'asc' } });
+    const urgent = await jobsOf(blink).list({
+      where: { OR: [{ priority: 'high' }, { title: { like: '%Pump%' } }] },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(urgent.map((j: { title: string }) => j.title)).toEqual(['AC Unit Repair', 'Pump seal']);
 
     const updated = await jobsOf(blink).update(created.id, { status: 'completed', updatedAt: Date.now() });
@@ -67,7 +86,11 @@ describe('@blinkdotnew/sdk against FieldAssist', () => {
   });
 
   it('sees its errors as the SDK expects', async () => {
-    await expect(jobsOf(blink).update('missing', { status: 'completed' })).rejects.toThrow(/Record with id missing not found/);
-    await expect(blink.auth.signInWithEmail('sdk.user@example.com', 'wrong-password-1')).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    await expect(jobsOf(blink).update('missing', { status: 'completed' })).rejects.toThrow(
+      /Record with id missing not found/,
+    );
+    await expect(blink.auth.signInWithEmail('sdk.user@example.com', 'wrong-password-1')).rejects.toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+    });
   });
 });

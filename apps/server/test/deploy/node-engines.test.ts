@@ -8,7 +8,8 @@ const root = (file: string) => JSON.parse(readFileSync(new URL(`../../../../${fi
 
 it('every package in the lockfile runs on the oldest Node the project supports', () => {
   const oldest = semver.minVersion(root('package.json').engines.node)!.version;
-  const packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> = root('package-lock.json').packages;
+  const packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> =
+    root('package-lock.json').packages;
   const refusing = Object.entries(packages)
     .map(([path, p]) => ({ path, version: p.version, node: Array.isArray(p.engines) ? undefined : p.engines?.node }))
     .filter(({ node }) => node !== undefined && !semver.satisfies(oldest, node, { includePrerelease: true }));

@@ -35,7 +35,11 @@ function isExecutable(path: string): boolean {
 }
 
 /** The caddy on PATH. Missing: the file fails in CI (CI set), and is left out with a warning elsewhere. */
-const CADDY = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'caddy')).find(isExecutable);
+const CADDY = (process.env.PATH ?? '')
+  .split(delimiter)
+  .filter(Boolean)
+  .map((dir) => join(dir, 'caddy'))
+  .find(isExecutable);
 if (!CADDY) {
   const why = 'No caddy on PATH (as root: node scripts/ensure-test-packages.mjs caddy, which npm run test:unit runs)';
   if (process.env.CI && process.env.CI !== 'false') throw new Error(`${why}: CI must run the reverse-proxy test`);
@@ -79,20 +83,41 @@ interface Answer {
 }
 
 /** One HTTPS request to Caddy on a fresh connection, trusting Caddy's local root (only) by default. */
-function viaCaddy(path: string, opts: { method?: string; headers?: Record<string, string>; json?: unknown; from?: string; ca?: string } = {}): Promise<Answer> {
+function viaCaddy(
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; json?: unknown; from?: string; ca?: string } = {},
+): Promise<Answer> {
   const { method = 'GET', headers = {}, json, from, ca = rootCa } = opts;
   return new Promise((resolve, reject) => {
-    const req = httpsRequest({
-      hostname: 'localhost', family: 4, port: proxyPort, path, method, agent: false, localAddress: from, ca: ca || undefined,
-      headers: { ...headers, ...(json !== undefined && { 'content-type': 'application/json' }) },
-    }, (res) => {
-      const socket = res.socket as TLSSocket;
-      const certificate = socket.getPeerCertificate(true);
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), authorized: socket.authorized, certificate }));
-      res.on('error', reject);
-    });
+    const req = httpsRequest(
+      {
+        hostname: 'localhost',
+        family: 4,
+        port: proxyPort,
+        path,
+        method,
+        agent: false,
+        localAddress: from,
+        ca: ca || undefined,
+        headers: { ...headers, ...(json !== undefined && { 'content-type': 'application/json' }) },
+      },
+      (res) => {
+        const socket = res.socket as TLSSocket;
+        const certificate = socket.getPeerCertificate(true);
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+            authorized: socket.authorized,
+            certificate,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.setTimeout(15_000, () => req.destroy(new Error(`${method} ${path} through Caddy: no answer within 15 s`)));
     req.end(json === undefined ? undefined : JSON.stringify(json));
@@ -107,7 +132,9 @@ async function answered(instance: Instance, route: string, status: number, metho
   for (const line of (await res.text()).split('\n')) {
     const match = /^http_requests_total\{(.*)\} (\S+)$/.exec(line);
     if (!match) continue;
-    const labels = Object.fromEntries([...match[1]!.matchAll(/(\w+)="([^"]*)"/g)].map(([, name, value]) => [name, value]));
+    const labels = Object.fromEntries(
+      [...match[1]!.matchAll(/(\w+)="([^"]*)"/g)].map(([, name, value]) => [name, value]),
+    );
     if (Object.entries(want).every(([name, value]) => labels[name] === value)) return Number(match[2]);
   }
   return 0;
@@ -116,7 +143,8 @@ async function answered(instance: Instance, route: string, status: number, metho
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
-    if (caddy?.exitCode != null) throw new Error(`caddy exited (${caddy.exitCode}) while waiting for ${what}:\n${caddyLog}`);
+    if (caddy?.exitCode != null)
+      throw new Error(`caddy exited (${caddy.exitCode}) while waiting for ${what}:\n${caddyLog}`);
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms. Caddy's log:\n${caddyLog}`);
@@ -130,17 +158,27 @@ async function startCaddy(upstreams: Instance[]) {
   // Only what Caddy needs: its storage (CA, certificates) and config autosave under the temp folder, never root's home.
   caddy = spawn(CADDY!, ['run', '--config', CADDYFILE, '--adapter', 'caddyfile'], {
     env: {
-      PATH: process.env.PATH, HOME: caddyHome, XDG_DATA_HOME: join(caddyHome, 'data'), XDG_CONFIG_HOME: join(caddyHome, 'config'),
+      PATH: process.env.PATH,
+      HOME: caddyHome,
+      XDG_DATA_HOME: join(caddyHome, 'data'),
+      XDG_CONFIG_HOME: join(caddyHome, 'config'),
       SITE_ADDRESS: `localhost:${proxyPort}`,
       UPSTREAMS: upstreams.map((instance) => new URL(instance.url).host).join(' '),
-      CADDY_GLOBAL_OPTIONS: ['admin off', 'skip_install_trust', 'default_bind 127.0.0.1', 'auto_https disable_redirects'].join('\n'),
+      CADDY_GLOBAL_OPTIONS: [
+        'admin off',
+        'skip_install_trust',
+        'default_bind 127.0.0.1',
+        'auto_https disable_redirects',
+      ].join('\n'),
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   caddy.stderr!.on('data', (chunk: Buffer) => (caddyLog = (caddyLog + chunk.toString()).slice(-20_000)));
   const rootPath = join(caddyHome, 'data', 'caddy', 'pki', 'authorities', 'local', 'root.crt');
-  rootCa = await until('Caddy\'s local root certificate', () => readFile(rootPath, 'utf8'));
-  await until('GET /healthz through Caddy', async () => ((await viaCaddy('/healthz')).status === 200 ? true : undefined));
+  rootCa = await until("Caddy's local root certificate", () => readFile(rootPath, 'utf8'));
+  await until('GET /healthz through Caddy', async () =>
+    (await viaCaddy('/healthz')).status === 200 ? true : undefined,
+  );
 }
 
 async function stopCaddy() {
@@ -162,13 +200,18 @@ beforeAll(async () => {
   const env = redisAvailable ? { ...base, REDIS_URL } : base;
   const first = await buildTestApp(env);
   const second = await buildTestApp(env, { pool: first.pool });
-  const third = await buildTestApp({ ...base, REDIS_URL: `redis://127.0.0.1:${await freePort()}/0` }, { pool: first.pool });
+  const third = await buildTestApp(
+    { ...base, REDIS_URL: `redis://127.0.0.1:${await freePort()}/0` },
+    { pool: first.pool },
+  );
   [one, two, notReady] = await Promise.all([listen(first.app), listen(second.app), listen(third.app)]);
   alice = await signUpUser(one.app, { role: 'technician' });
   await startCaddy([one, two, notReady]);
   // Caddy checks every upstream's /readyz as it starts; wait until it has heard the not-ready one's 503.
   // (Counted as the 503 is sent; Caddy marks the upstream down once it has read it: a moment later.)
-  await until('Caddy\'s health check of the instance that is not ready', async () => ((await answered(notReady, '/readyz', 503)) > 0 ? true : undefined));
+  await until("Caddy's health check of the instance that is not ready", async () =>
+    (await answered(notReady, '/readyz', 503)) > 0 ? true : undefined,
+  );
   await new Promise((resolve) => setTimeout(resolve, 100));
 });
 
@@ -203,7 +246,11 @@ describe.runIf(CADDY)('deploy/Caddyfile in front of the instances', () => {
   });
 
   it('signs in, and the token works on both instances', async () => {
-    const signIn = await viaCaddy('/api/auth/signin/email', { method: 'POST', from: clientAddress(), json: { email: alice.email, password: TEST_PASSWORD } });
+    const signIn = await viaCaddy('/api/auth/signin/email', {
+      method: 'POST',
+      from: clientAddress(),
+      json: { email: alice.email, password: TEST_PASSWORD },
+    });
     expect(signIn.status).toBe(200);
     const token = (JSON.parse(signIn.body) as { access_token: string }).access_token;
     expect(token).toEqual(expect.any(String));
@@ -214,7 +261,8 @@ describe.runIf(CADDY)('deploy/Caddyfile in front of the instances', () => {
       expect(await me.json()).toMatchObject({ user: { id: alice.id, email: alice.email } });
     }
     // And through Caddy, twice: once on each instance.
-    for (let i = 0; i < 2; i++) expect((await viaCaddy('/api/auth/me', { headers: { authorization } })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await viaCaddy('/api/auth/me', { headers: { authorization } })).status).toBe(200);
   });
 
   it('upgrades the realtime WebSocket (wss://)', async () => {
@@ -224,13 +272,18 @@ describe.runIf(CADDY)('deploy/Caddyfile in front of the instances', () => {
     const frames: { type: string; payload: Record<string, unknown> }[] = [];
     socket.on('message', (raw) => frames.push(JSON.parse(raw.toString())));
     await new Promise<void>((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    const frame = (type: string) => until(`a ${type} frame`, async () => frames.find((f) => f.type === type && f.payload.channel === channel), 5000);
+    const frame = (type: string) =>
+      until(`a ${type} frame`, async () => frames.find((f) => f.type === type && f.payload.channel === channel), 5000);
     try {
       socket.send(JSON.stringify({ type: 'subscribe', payload: { channel } }));
       await frame('subscribed');
       // Published through Caddy, so by either instance: with Redis every instance delivers it.
       if (redisAvailable) {
-        const published = await viaCaddy('/api/realtime/fieldassist/publish', { method: 'POST', headers: alice.headers, json: { channel, type: 'note', data: 'through caddy' } });
+        const published = await viaCaddy('/api/realtime/fieldassist/publish', {
+          method: 'POST',
+          headers: alice.headers,
+          json: { channel, type: 'note', data: 'through caddy' },
+        });
         expect(published.status).toBe(200);
         expect((await frame('message')).payload).toMatchObject({ channel, data: 'through caddy', userId: alice.id });
       }
@@ -241,7 +294,15 @@ describe.runIf(CADDY)('deploy/Caddyfile in front of the instances', () => {
 
   it('hides /metrics, whatever the token', async () => {
     const service = { authorization: `Bearer ${TEST_SERVICE_KEY}` };
-    for (const path of ['/metrics', '/metrics?name[]=http_requests_total', '/METRICS', '/%6detrics', '//metrics', '/./metrics', '/x/../metrics']) {
+    for (const path of [
+      '/metrics',
+      '/metrics?name[]=http_requests_total',
+      '/METRICS',
+      '/%6detrics',
+      '//metrics',
+      '/./metrics',
+      '/x/../metrics',
+    ]) {
       const res = await viaCaddy(path, { headers: service });
       expect(res.status, path).toBe(404);
       expect(res.body, path).not.toContain('http_requests_total');
@@ -251,20 +312,29 @@ describe.runIf(CADDY)('deploy/Caddyfile in front of the instances', () => {
   });
 
   // The counts live in Redis for 5 minutes: addresses and an email of this run's own.
-  it.runIf(redisAvailable)('passes the client address on (X-Forwarded-For), and ignores one the client made up', async () => {
-    const wrong = { email: alice.email, password: `${TEST_PASSWORD}-wrong` };
-    const guesser = clientAddress();
-    // Each attempt claims another address of its own; Caddy replaces the claim with the real one.
-    const attempt = (from: string) => viaCaddy('/api/auth/signin/email', { method: 'POST', from, json: wrong, headers: { 'x-forwarded-for': clientAddress().replace(/^127/, '10') } });
-    const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await attempt(guesser)).status);
-    expect(statuses.every((status) => status !== 429)).toBe(true);
-    const refused = await attempt(guesser);
-    expect(refused.status).toBe(429);
-    expect(JSON.parse(refused.body).code).toBe('RATE_LIMITED');
-    // Another client of the same proxy is not refused: each is counted under its own address, not Caddy's.
-    expect((await attempt(clientAddress())).status).toBe(401);
-  });
+  it.runIf(redisAvailable)(
+    'passes the client address on (X-Forwarded-For), and ignores one the client made up',
+    async () => {
+      const wrong = { email: alice.email, password: `${TEST_PASSWORD}-wrong` };
+      const guesser = clientAddress();
+      // Each attempt claims another address of its own; Caddy replaces the claim with the real one.
+      const attempt = (from: string) =>
+        viaCaddy('/api/auth/signin/email', {
+          method: 'POST',
+          from,
+          json: wrong,
+          headers: { 'x-forwarded-for': clientAddress().replace(/^127/, '10') },
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) statuses.push((await attempt(guesser)).status);
+      expect(statuses.every((status) => status !== 429)).toBe(true);
+      const refused = await attempt(guesser);
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.body).code).toBe('RATE_LIMITED');
+      // Another client of the same proxy is not refused: each is counted under its own address, not Caddy's.
+      expect((await attempt(clientAddress())).status).toBe(401);
+    },
+  );
 
   // Last: it stops one instance.
   it('keeps answering when an instance stops (the next instance is tried)', async () => {

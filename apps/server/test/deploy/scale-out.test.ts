@@ -27,8 +27,14 @@ beforeAll(async () => {
   s3 = await startS3Peer();
   const o = s3.options;
   const env = {
-    REDIS_URL, PUBLIC_URL: 'https://fieldassist.test',
-    S3_ENDPOINT: o.endpoint!, S3_BUCKET: o.bucket, S3_REGION: o.region, S3_ACCESS_KEY_ID: o.accessKeyId!, S3_SECRET_ACCESS_KEY: o.secretAccessKey!, S3_FORCE_PATH_STYLE: 'true',
+    REDIS_URL,
+    PUBLIC_URL: 'https://fieldassist.test',
+    S3_ENDPOINT: o.endpoint!,
+    S3_BUCKET: o.bucket,
+    S3_REGION: o.region,
+    S3_ACCESS_KEY_ID: o.accessKeyId!,
+    S3_SECRET_ACCESS_KEY: o.secretAccessKey!,
+    S3_FORCE_PATH_STYLE: 'true',
   };
   const first = await buildTestApp(env);
   const second = await buildTestApp(env, { pool: first.pool });
@@ -50,8 +56,15 @@ describe.runIf(redisAvailable)('two instances on one PostgreSQL, Redis and S3', 
 
   it('serve from one a file uploaded through the other', async () => {
     const bytes = Buffer.from(`wiring diagram ${Date.now()}`);
-    const { payload, contentType } = multipart([{ name: 'file', fileName: 'diagram.txt', contentType: 'text/plain', bytes }, { name: 'path', value: `chat-images/${Date.now()}.txt` }]);
-    const upload = await fetch(`${one.url}/api/storage/fieldassist/upload`, { method: 'POST', headers: { ...alice.headers, 'content-type': contentType }, body: payload });
+    const { payload, contentType } = multipart([
+      { name: 'file', fileName: 'diagram.txt', contentType: 'text/plain', bytes },
+      { name: 'path', value: `chat-images/${Date.now()}.txt` },
+    ]);
+    const upload = await fetch(`${one.url}/api/storage/fieldassist/upload`, {
+      method: 'POST',
+      headers: { ...alice.headers, 'content-type': contentType },
+      body: payload,
+    });
     expect(upload.status).toBe(200);
     const { publicUrl } = (await upload.json()) as { publicUrl: string };
     const download = await fetch(`${two.url}${new URL(publicUrl).pathname}`);
@@ -65,19 +78,29 @@ describe.runIf(redisAvailable)('two instances on one PostgreSQL, Redis and S3', 
     socket.send('subscribe', { channel });
     await socket.next(socket.ofType('subscribed'));
     const published = await fetch(`${one.url}/api/realtime/fieldassist/publish`, {
-      method: 'POST', headers: { ...alice.headers, 'content-type': 'application/json' }, body: JSON.stringify({ channel, type: 'note', data: 'from one' }),
+      method: 'POST',
+      headers: { ...alice.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ channel, type: 'note', data: 'from one' }),
     });
     expect(published.status).toBe(200);
-    expect((await socket.next(socket.ofType('message'))).payload).toMatchObject({ channel, data: 'from one', userId: alice.id });
+    expect((await socket.next(socket.ofType('message'))).payload).toMatchObject({
+      channel,
+      data: 'from one',
+      userId: alice.id,
+    });
     socket.close();
   });
 
   it('count a rate limit across both (sign-in: 10 attempts per address in 5 minutes)', async () => {
     // The counts live in Redis for the window: an address of this run's own.
     const remoteAddress = `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
-    const attempt = (instance: Instance) => instance.app.inject({
-      method: 'POST', url: '/api/auth/signin/email', remoteAddress, payload: { email: alice.email, password: `${TEST_PASSWORD}-wrong` },
-    });
+    const attempt = (instance: Instance) =>
+      instance.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin/email',
+        remoteAddress,
+        payload: { email: alice.email, password: `${TEST_PASSWORD}-wrong` },
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) statuses.push((await attempt(i % 2 ? two : one)).statusCode);
     expect(statuses.every((status) => status !== 429)).toBe(true);

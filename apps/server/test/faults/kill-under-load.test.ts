@@ -36,13 +36,28 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const start = () => startServerProcess(port, { DATA_DIR: dataDir, DATABASE_URL: db.url, SERVICE_KEY: TEST_SERVICE_KEY, AUTH_SECRET: TEST_AUTH_SECRET });
+const start = () =>
+  startServerProcess(port, {
+    DATA_DIR: dataDir,
+    DATABASE_URL: db.url,
+    SERVICE_KEY: TEST_SERVICE_KEY,
+    AUTH_SECRET: TEST_AUTH_SECRET,
+  });
 const api = (path: string, init: RequestInit = {}) => fetch(`${server!.url}${path}`, init);
 const json = { 'content-type': 'application/json' };
 
 async function signUp(email: string, role?: string) {
-  if (role) await api('/api/db/fieldassist/rest/v1/user_roles', { method: 'POST', headers: { ...service, ...json }, body: JSON.stringify({ user_id: email, role }) });
-  const res = await api('/api/auth/signup', { method: 'POST', headers: json, body: JSON.stringify({ email, password: TEST_PASSWORD }) });
+  if (role)
+    await api('/api/db/fieldassist/rest/v1/user_roles', {
+      method: 'POST',
+      headers: { ...service, ...json },
+      body: JSON.stringify({ user_id: email, role }),
+    });
+  const res = await api('/api/auth/signup', {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email, password: TEST_PASSWORD }),
+  });
   if (!res.ok) throw new Error(`sign-up ${email}: ${res.status} ${await res.text()}`);
   return { authorization: `Bearer ${(await res.json()).access_token}` };
 }
@@ -58,7 +73,11 @@ async function upload(headers: Record<string, string>, path: string, bytes: Buff
 
 /** Streams one chat answer; returns the saved message id as soon as the data-message part arrives. */
 async function chat(headers: Record<string, string>, question: string): Promise<string | undefined> {
-  const res = await api('/api/app/fieldassist/chat', { method: 'POST', headers: { ...headers, ...json }, body: JSON.stringify({ question }) });
+  const res = await api('/api/app/fieldassist/chat', {
+    method: 'POST',
+    headers: { ...headers, ...json },
+    body: JSON.stringify({ question }),
+  });
   if (!res.ok || !res.body) return undefined;
   const decoder = new TextDecoder();
   let text = '';
@@ -87,7 +106,16 @@ it('loses nothing when killed -9 during uploads, ingestion and streamed chats', 
   const manualIds: string[] = [];
   for (const [i, pdf] of pdfs.entries()) {
     const fileUrl = await upload(admin, `manuals/manual-${i}.pdf`, pdf, 'application/pdf');
-    const res = await api('/api/db/fieldassist/rest/v1/manuals', { method: 'POST', headers: { ...admin, ...json }, body: JSON.stringify({ title: `Manual ${i}`, file_url: fileUrl, file_name: `manual-${i}.pdf`, file_size: pdf.length }) });
+    const res = await api('/api/db/fieldassist/rest/v1/manuals', {
+      method: 'POST',
+      headers: { ...admin, ...json },
+      body: JSON.stringify({
+        title: `Manual ${i}`,
+        file_url: fileUrl,
+        file_name: `manual-${i}.pdf`,
+        file_size: pdf.length,
+      }),
+    });
     manualIds.push((await res.json())[0].id);
   }
 
@@ -96,16 +124,26 @@ it('loses nothing when killed -9 during uploads, ingestion and streamed chats', 
   const finishedUploads: string[] = [];
   const load = [
     // Uploads of 256 KB to 4 MB: some are being written, renamed or recorded when the kill comes.
-    ...technicians.map((headers, w) => loop(stop, async (i) => {
-      finishedUploads.push(await upload(headers, `chat-images/w${w}-${i}.bin`, randomBytes(256 * 1024 * (1 + ((w + i) % 16)))));
-    })),
-    ...technicians.map((headers, w) => loop(stop, async (i) => {
-      const id = await chat(headers, `How do I torque bolt ${w}-${i} on the compressor?`);
-      if (id) finishedChats.push(id);
-    })),
+    ...technicians.map((headers, w) =>
+      loop(stop, async (i) => {
+        finishedUploads.push(
+          await upload(headers, `chat-images/w${w}-${i}.bin`, randomBytes(256 * 1024 * (1 + ((w + i) % 16)))),
+        );
+      }),
+    ),
+    ...technicians.map((headers, w) =>
+      loop(stop, async (i) => {
+        const id = await chat(headers, `How do I torque bolt ${w}-${i} on the compressor?`);
+        if (id) finishedChats.push(id);
+      }),
+    ),
   ];
   await new Promise((r) => setTimeout(r, 1500));
-  const atKill = (await db.pool.query("SELECT count(*)::int AS n FROM manuals WHERE id = ANY($1) AND processing_status <> 'ready'", [manualIds])).rows[0].n as number;
+  const atKill = (
+    await db.pool.query("SELECT count(*)::int AS n FROM manuals WHERE id = ANY($1) AND processing_status <> 'ready'", [
+      manualIds,
+    ])
+  ).rows[0].n as number;
   await server.kill9();
   stop.now = true;
   await Promise.all(load);
@@ -118,11 +156,13 @@ it('loses nothing when killed -9 during uploads, ingestion and streamed chats', 
   // had in flight. Aged past the sweep's safety age, the restart removes it (and one planted
   // here, so there surely is one).
   const root = join(dataDir, 'storage');
-  const storedFiles = async () => (await readdir(root, { recursive: true, withFileTypes: true }))
-    .filter((e) => e.isFile())
-    .map((e) => relative(root, join(e.parentPath, e.name)))
-    .filter((path) => !path.startsWith('.tmp'));
-  const rowKeys = async () => new Set((await db.pool.query<{ key: string }>('SELECT key FROM storage_objects')).rows.map((r) => r.key));
+  const storedFiles = async () =>
+    (await readdir(root, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => relative(root, join(e.parentPath, e.name)))
+      .filter((path) => !path.startsWith('.tmp'));
+  const rowKeys = async () =>
+    new Set((await db.pool.query<{ key: string }>('SELECT key FROM storage_objects')).rows.map((r) => r.key));
   const orphans = async () => {
     const keys = await rowKeys();
     return (await storedFiles()).filter((file) => !keys.has(file));
@@ -145,13 +185,20 @@ it('loses nothing when killed -9 during uploads, ingestion and streamed chats', 
     await new Promise((r) => setTimeout(r, 200));
   }
   expect(statuses.map((m) => m.processing_status)).toEqual(['ready', 'ready', 'ready']);
-  const duplicates = await db.pool.query('SELECT manual_id, chunk_index, count(*) FROM manual_content GROUP BY 1, 2 HAVING count(*) > 1');
+  const duplicates = await db.pool.query(
+    'SELECT manual_id, chunk_index, count(*) FROM manual_content GROUP BY 1, 2 HAVING count(*) > 1',
+  );
   expect(duplicates.rows).toEqual([]);
-  const gaps = await db.pool.query('SELECT manual_id FROM manual_content GROUP BY 1 HAVING max(chunk_index) + 1 <> count(*)');
+  const gaps = await db.pool.query(
+    'SELECT manual_id FROM manual_content GROUP BY 1 HAVING max(chunk_index) + 1 <> count(*)',
+  );
   expect(gaps.rows).toEqual([]);
 
   // Every chat the client saw finish is in the history, once.
-  const saved = await db.pool.query<{ id: string; n: number }>('SELECT id, count(*)::int AS n FROM chat_messages WHERE id = ANY($1) GROUP BY id', [finishedChats]);
+  const saved = await db.pool.query<{ id: string; n: number }>(
+    'SELECT id, count(*)::int AS n FROM chat_messages WHERE id = ANY($1) GROUP BY id',
+    [finishedChats],
+  );
   expect(saved.rows.map((r) => r.id).sort()).toEqual([...new Set(finishedChats)].sort());
   expect(saved.rows.every((r) => r.n === 1)).toBe(true);
 

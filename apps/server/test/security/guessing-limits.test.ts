@@ -8,7 +8,11 @@ import { TEST_PASSWORD, type TestUser, signUpUser } from '../../src/test-support
 // the right answer, while another address is not held back. (auth.test.ts has the first
 // password case; here is every guessable endpoint, and the counts per address alone.)
 
-const LIMITED = { error: 'Too many attempts. Please wait a moment and try again.', message: 'Too many attempts. Please wait a moment and try again.', code: 'RATE_LIMITED' };
+const LIMITED = {
+  error: 'Too many attempts. Please wait a moment and try again.',
+  message: 'Too many attempts. Please wait a moment and try again.',
+  code: 'RATE_LIMITED',
+};
 
 let app: FastifyInstance;
 let user: TestUser;
@@ -50,7 +54,12 @@ describe('guessing', () => {
     // [endpoint, budget, wrong guess body, answer to a wrong guess]
     ['/api/auth/signin/email', 10, () => ({ email: user.email, password: 'guess-000000' }), 401],
     ['/api/auth/signin/magic/verify', 20, () => ({ token: 'magic_guessed-token' }), 400],
-    ['/api/auth/password/reset/confirm', 20, () => ({ token: 'reset_guessed-token', newPassword: 'new-password-123' }), 400],
+    [
+      '/api/auth/password/reset/confirm',
+      20,
+      () => ({ token: 'reset_guessed-token', newPassword: 'new-password-123' }),
+      400,
+    ],
     ['/api/auth/email/verify', 20, () => ({ token: 'verify_guessed-token' }), 400],
   ] as const)('%s: %i wrong guesses, then 429', async (url, budget, guess, wrong) => {
     const ip = freshAddress();
@@ -67,7 +76,14 @@ describe('guessing', () => {
   it('a real magic-link token is refused from an address that spent its budget guessing', async () => {
     const ip = freshAddress();
     await spendBudget(20, () => post('/api/auth/signin/magic/verify', ip, { token: 'magic_nope' }), 400);
-    const { token } = (await app.inject({ method: 'POST', url: '/api/auth/signin/magic/generate', headers: { authorization: `Bearer ${TEST_SERVICE_KEY}` }, payload: { email: user.email } })).json();
+    const { token } = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/auth/signin/magic/generate',
+        headers: { authorization: `Bearer ${TEST_SERVICE_KEY}` },
+        payload: { email: user.email },
+      })
+    ).json();
     expect((await post('/api/auth/signin/magic/verify', ip, { token })).statusCode).toBe(429);
     // The token was not spent by the refused attempt.
     expect((await post('/api/auth/signin/magic/verify', freshAddress(), { token })).statusCode).toBe(200);
@@ -78,7 +94,8 @@ describe('guessing', () => {
 // limit alone lets through. Counted per address as well: 50 sign-ins in 5 minutes.
 describe('spraying', () => {
   const url = '/api/auth/signin/email';
-  const spray = (ip: string, n: number) => post(url, ip, { email: `sprayed-${n}@example.com`, password: 'Spring-2025-guess' });
+  const spray = (ip: string, n: number) =>
+    post(url, ip, { email: `sprayed-${n}@example.com`, password: 'Spring-2025-guess' });
 
   it('/api/auth/signin/email: 50 attempts from one address over many emails, then 429', async () => {
     const ip = freshAddress();
@@ -97,7 +114,11 @@ describe('spraying', () => {
 
   it('refuses exactly as the per-(address, email) limit does: body, headers', async () => {
     const guessing = freshAddress();
-    const perEmail = await spendBudget(10, () => post(url, guessing, { email: user.email, password: 'guess-000000' }), 401);
+    const perEmail = await spendBudget(
+      10,
+      () => post(url, guessing, { email: user.email, password: 'guess-000000' }),
+      401,
+    );
     expectRefusalHeaders(perEmail, 10, 5 * 60);
     const spraying = freshAddress();
     let n = 0;
@@ -137,6 +158,10 @@ describe('flooding an inbox', () => {
 
   it('/api/auth/signup: 30 sign-ups from one address, then 429', async () => {
     const ip = freshAddress();
-    await spendBudget(30, () => post('/api/auth/signup', ip, { email: `nobody-${Math.random()}@example.com`, password: TEST_PASSWORD }), 403);
+    await spendBudget(
+      30,
+      () => post('/api/auth/signup', ip, { email: `nobody-${Math.random()}@example.com`, password: TEST_PASSWORD }),
+      403,
+    );
   });
 });

@@ -25,10 +25,12 @@ function routesOf(app: FastifyInstance): Route[] {
     const depth = match[1]!.length / 4;
     const parent = stack[depth - 1] ?? '';
     const segment = match[2]!;
-    const path = depth === 0 ? segment : `${parent}${parent.endsWith('/') || segment.startsWith('/') ? '' : '/'}${segment}`;
+    const path =
+      depth === 0 ? segment : `${parent}${parent.endsWith('/') || segment.startsWith('/') ? '' : '/'}${segment}`;
     stack[depth] = path;
     stack.length = depth + 1;
-    for (const method of match[3]!.split(', ')) routes.push({ method, url: path.replace(/:(\w+)/g, (_m, name: string) => params[name] ?? 'x') });
+    for (const method of match[3]!.split(', '))
+      routes.push({ method, url: path.replace(/:(\w+)/g, (_m, name: string) => params[name] ?? 'x') });
   }
   return routes;
 }
@@ -50,7 +52,12 @@ const nextAddress = () => `10.77.${Math.floor(++address / 250)}.${(address % 250
 
 async function send(route: Route, opts: Omit<InjectOptions, 'method' | 'url'> & { query?: string }) {
   const { query, ...rest } = opts;
-  const res = await app.inject({ method: route.method as 'POST', url: `${route.url}${query ?? ''}`, remoteAddress: nextAddress(), ...rest });
+  const res = await app.inject({
+    method: route.method as 'POST',
+    url: `${route.url}${query ?? ''}`,
+    remoteAddress: nextAddress(),
+    ...rest,
+  });
   return res;
 }
 
@@ -66,12 +73,17 @@ function problemOf(route: Route, res: Awaited<ReturnType<typeof send>>, allowSuc
   if (res.statusCode < 400 || route.method === 'HEAD' || !route.url.startsWith('/api/')) return undefined;
   if (!String(res.headers['content-type']).startsWith('application/json')) return `${where} (not JSON)`;
   const body = res.json();
-  if (Object.keys(body).sort().join() !== 'code,error,message' || !/^[A-Z_]+$/.test(body.code)) return `${where} (not the error body)`;
+  if (Object.keys(body).sort().join() !== 'code,error,message' || !/^[A-Z_]+$/.test(body.code))
+    return `${where} (not the error body)`;
   return undefined;
 }
 
 // Routes with a body limit of their own, above the app's 5 MB (audio for transcription, file uploads).
-const ownLimit = new Set(['/api/ai/fieldassist/transcribe', '/api/storage/fieldassist/upload', '/api/data/fieldassist/extract-from-blob']);
+const ownLimit = new Set([
+  '/api/ai/fieldassist/transcribe',
+  '/api/storage/fieldassist/upload',
+  '/api/data/fieldassist/extract-from-blob',
+]);
 const writeMethods = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const withBody = () => routes.filter((r) => writeMethods.has(r.method) && r.url !== '*');
 // Deleting one's own account is the one route where a well-formed body really acts.
@@ -107,10 +119,14 @@ describe.each(Object.keys(callers) as (keyof typeof callers)[])('as %s', (who) =
     huge.write('{"a":"');
     huge.write('"}', huge.length - 2);
     for (const route of withBody()) {
-      const res = await send(route, { headers: { ...headersOf(who), 'content-type': 'application/json' }, payload: huge });
+      const res = await send(route, {
+        headers: { ...headersOf(who), 'content-type': 'application/json' },
+        payload: huge,
+      });
       problems.push(problemOf(route, res));
       // Signed out, the 401 comes first; routes with a larger limit of their own (uploads, audio) read on and refuse the content.
-      if (![401, 413, 415].includes(res.statusCode) && !ownLimit.has(route.url)) problems.push(`${route.method} ${route.url} -> ${res.statusCode}, not 413`);
+      if (![401, 413, 415].includes(res.statusCode) && !ownLimit.has(route.url))
+        problems.push(`${route.method} ${route.url} -> ${res.statusCode}, not 413`);
     }
     expect(problems.filter(Boolean)).toEqual([]);
   });
@@ -118,7 +134,12 @@ describe.each(Object.keys(callers) as (keyof typeof callers)[])('as %s', (who) =
   it('a content type the route does not read never causes a 500, and a refusal is the error body', async () => {
     const problems: (string | undefined)[] = [];
     for (const route of withBody()) {
-      for (const [type, payload] of [['text/plain', 'hello'], ['application/xml', '<a/>'], ['application/x-www-form-urlencoded', 'email=a%40example.com'], ['application/json; charset=utf-16', '{}']] as const) {
+      for (const [type, payload] of [
+        ['text/plain', 'hello'],
+        ['application/xml', '<a/>'],
+        ['application/x-www-form-urlencoded', 'email=a%40example.com'],
+        ['application/json; charset=utf-16', '{}'],
+      ] as const) {
         const res = await send(route, { headers: { ...headersOf(who), 'content-type': type }, payload });
         // Routes that read no body (sign-out, verification links) may answer as usual; the OAuth
         // callback reads a form. A refusal must be the clean one.
@@ -151,10 +172,30 @@ describe.each(Object.keys(callers) as (keyof typeof callers)[])('as %s', (who) =
 
   it('well-formed JSON of the wrong shape never causes a 500', async () => {
     const problems: (string | undefined)[] = [];
-    const shapes: string[] = ['[]', '[1,2]', '"text"', '123', 'null', 'true', '{}', '{"a":{"b":{"c":{"d":[[[[[[1]]]]]]}}}}',
-      JSON.stringify({ email: ['a@example.com'], password: { $ne: '' }, query: 42, token: [], paths: 'x', question: 7, url: { href: 'x' }, messages: 'hi', to: [1], refresh_token: {} }),
+    const shapes: string[] = [
+      '[]',
+      '[1,2]',
+      '"text"',
+      '123',
+      'null',
+      'true',
+      '{}',
+      '{"a":{"b":{"c":{"d":[[[[[[1]]]]]]}}}}',
+      JSON.stringify({
+        email: ['a@example.com'],
+        password: { $ne: '' },
+        query: 42,
+        token: [],
+        paths: 'x',
+        question: 7,
+        url: { href: 'x' },
+        messages: 'hi',
+        to: [1],
+        refresh_token: {},
+      }),
       JSON.stringify({ id: 'x'.repeat(100_000), title: '\u0000', user_id: '\ud800' }),
-      `[${Array.from({ length: 2000 }, () => '{}').join(',')}]`];
+      `[${Array.from({ length: 2000 }, () => '{}').join(',')}]`,
+    ];
     for (const route of harmless()) {
       for (const payload of shapes) {
         const res = await send(route, { headers: { ...headersOf(who), 'content-type': 'application/json' }, payload });
@@ -178,8 +219,19 @@ describe.each(Object.keys(callers) as (keyof typeof callers)[])('as %s', (who) =
 
   it('broken query strings never cause a 500, on any route', async () => {
     const problems: (string | undefined)[] = [];
-    const queries = ['?%', '?a=%E0%A4%A', '?limit=abc&offset=-1', '?select=*&order=%00', '?path=..%2F..%2Fetc%2Fpasswd', `?x=${'a'.repeat(8000)}`, '?channel[]=a&channel[]=b', '?id=eq.%F0%9F'];
-    for (const route of routes.filter((r) => r.method !== 'OPTIONS' && r.url !== '*' && !(r.method === 'DELETE' && r.url === '/api/auth/account'))) {
+    const queries = [
+      '?%',
+      '?a=%E0%A4%A',
+      '?limit=abc&offset=-1',
+      '?select=*&order=%00',
+      '?path=..%2F..%2Fetc%2Fpasswd',
+      `?x=${'a'.repeat(8000)}`,
+      '?channel[]=a&channel[]=b',
+      '?id=eq.%F0%9F',
+    ];
+    for (const route of routes.filter(
+      (r) => r.method !== 'OPTIONS' && r.url !== '*' && !(r.method === 'DELETE' && r.url === '/api/auth/account'),
+    )) {
       for (const query of queries) {
         const res = await send(route, { headers: headersOf(who), query });
         problems.push(problemOf(route, res, true));

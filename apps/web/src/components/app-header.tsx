@@ -42,11 +42,23 @@ export function AppHeader({ user, active, onSelect, onFocusTab, onSignOut }: App
               {name}
             </span>
           </button>
-          <Button variant="outline" size="sm" onClick={onSignOut} aria-label="Sign Out" className="max-sm:size-11 max-sm:px-0">
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={onSignOut}
+            aria-label="Sign Out"
+            className="max-sm:size-11 max-sm:px-0"
+          >
             <LogOut aria-hidden="true" />
             <span className="max-sm:sr-only">Sign Out</span>
           </Button>
-          <MobileMenu active={active} onSelect={onSelect} onFocusTab={onFocusTab} onSignOut={onSignOut} className="lg:hidden" />
+          <MobileMenu
+            active={active}
+            onSelect={onSelect}
+            onFocusTab={onFocusTab}
+            onSignOut={onSignOut}
+            className="lg:hidden"
+          />
         </div>
       </div>
     </header>

@@ -30,11 +30,16 @@ export function AppStatusBanner() {
   return (
     <div ref={box} aria-live="polite">
       {!online && (
-        <div role="status" data-testid="offline-banner" className="border-b border-amber-300 bg-amber-100 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50">
+        <div
+          role="status"
+          data-testid="offline-banner"
+          className="border-b border-amber-300 bg-amber-100 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50"
+        >
           <p className="mx-auto flex max-w-7xl items-start gap-2.5 px-4 py-2.5 text-base sm:px-6">
             <WifiOff className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
             <span>
-              <strong>You are offline.</strong> <span className="max-sm:hidden">Your jobs, chats and saved manuals still open; changes</span>
+              <strong>You are offline.</strong>{' '}
+              <span className="max-sm:hidden">Your jobs, chats and saved manuals still open; changes</span>
               <span className="sm:hidden">Changes</span> are kept on this phone and sent when the network returns.
             </span>
           </p>

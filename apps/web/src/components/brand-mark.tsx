@@ -11,7 +11,13 @@ const sizes = {
 /** The product's logo: a wrench on the primary colour. Decorative; the name is always next to it. */
 export function BrandMark({ size = 'md', className }: { size?: keyof typeof sizes; className?: string }) {
   return (
-    <div className={cn('flex shrink-0 items-center justify-center bg-primary text-primary-foreground', sizes[size].box, className)}>
+    <div
+      className={cn(
+        'flex shrink-0 items-center justify-center bg-primary text-primary-foreground',
+        sizes[size].box,
+        className,
+      )}
+    >
       <Wrench className={sizes[size].icon} aria-hidden="true" />
     </div>
   );

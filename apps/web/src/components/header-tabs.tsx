@@ -16,7 +16,9 @@ export function HeaderTabs({ active, onSelect, className }: HeaderTabsProps) {
           className={cn(
             'inline-flex h-11 items-center gap-2 rounded-md px-3 text-sm font-medium whitespace-nowrap transition-colors outline-none',
             'focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background',
-            id === active ? 'bg-primary/10 text-primary' : 'text-muted-foreground hover:bg-accent hover:text-foreground',
+            id === active
+              ? 'bg-primary/10 text-primary'
+              : 'text-muted-foreground hover:bg-accent hover:text-foreground',
           )}
         >
           <Icon className="size-4" aria-hidden="true" />

@@ -2,7 +2,13 @@ import { LogOut, Menu } from 'lucide-react';
 import { useRef } from 'react';
 
 import { Button } from '@/components/ui/button';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
 import { TABS, type TabId } from '@/lib/tabs';
 import { cn } from '@/lib/utils';
 

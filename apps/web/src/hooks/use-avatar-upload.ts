@@ -12,7 +12,8 @@ export function avatarProblem(file: File): string | undefined {
   return undefined;
 }
 
-const extensionOf = (file: File) => file.name.match(/\.([a-z0-9]+)$/i)?.[1]?.toLowerCase() ?? file.type.split('/')[1] ?? 'png';
+const extensionOf = (file: File) =>
+  file.name.match(/\.([a-z0-9]+)$/i)?.[1]?.toLowerCase() ?? file.type.split('/')[1] ?? 'png';
 
 /**
  * Stores a picked picture under avatars/ (one per user, replaced each time) and reports the
@@ -24,7 +25,10 @@ export function useAvatarUpload(user: AuthUser) {
   const upload = async (file: File): Promise<string> => {
     setProgress(0);
     try {
-      const { publicUrl } = await client.storage.upload(file, `avatars/${user.id}.${extensionOf(file)}`, { upsert: true, onProgress: setProgress });
+      const { publicUrl } = await client.storage.upload(file, `avatars/${user.id}.${extensionOf(file)}`, {
+        upsert: true,
+        onProgress: setProgress,
+      });
       return publicUrl;
     } finally {
       setProgress(null);

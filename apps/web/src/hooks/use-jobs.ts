@@ -26,7 +26,11 @@ export const jobNoticesKey = (userId: string) => ['jobs', userId, 'notices'];
 export function useJobs(userId: string) {
   const queryClient = useQueryClient();
   const queryKey = jobsKey(userId);
-  const reload = () => Promise.all([queryClient.invalidateQueries({ queryKey }), queryClient.invalidateQueries({ queryKey: jobNoticesKey(userId) })]);
+  const reload = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey }),
+      queryClient.invalidateQueries({ queryKey: jobNoticesKey(userId) }),
+    ]);
 
   // A job changed on another of the user's devices reloads the list here too (issue 7).
   useEffect(() => {
@@ -49,7 +53,9 @@ export function useJobs(userId: string) {
   const jobs = useQuery({
     queryKey,
     queryFn: async (): Promise<ListedJob[]> => {
-      const rows = await readThrough(`jobs:${userId}`, () => jobsTable.list({ where: { userId }, orderBy: { createdAt: 'desc' } })).catch((error: unknown) => {
+      const rows = await readThrough(`jobs:${userId}`, () =>
+        jobsTable.list({ where: { userId }, orderBy: { createdAt: 'desc' } }),
+      ).catch((error: unknown) => {
         if (isNetworkError(error)) return [] as Job[]; // offline before the list was ever read here
         throw error;
       });
@@ -58,7 +64,11 @@ export function useJobs(userId: string) {
     networkMode: 'always', // the list comes from the device when there is no network
   });
 
-  const notices = useQuery({ queryKey: jobNoticesKey(userId), queryFn: () => listNotices(userId), networkMode: 'always' });
+  const notices = useQuery({
+    queryKey: jobNoticesKey(userId),
+    queryFn: () => listNotices(userId),
+    networkMode: 'always',
+  });
 
   // Every write is queued first, then the queue is sent: so changes reach the server in the
   // order they were made, whether or not there was a network at the time.
@@ -73,7 +83,10 @@ export function useJobs(userId: string) {
   const createJob = useMutation({
     mutationFn: (job: NewJob) => {
       const now = Date.now();
-      return queueAndSend({ kind: 'job.create', job: { id: `job-${now}`, userId, ...job, status: 'pending', createdAt: now, updatedAt: now } });
+      return queueAndSend({
+        kind: 'job.create',
+        job: { id: `job-${now}`, userId, ...job, status: 'pending', createdAt: now, updatedAt: now },
+      });
     },
     networkMode: 'always',
   });

@@ -11,7 +11,11 @@ import { readThrough } from '@/offline/read-through';
 export function useLibraryRole(email: string) {
   const role = useQuery({
     queryKey: ['userRoles', 'library', email],
-    queryFn: () => readThrough(`role:${email}`, async () => (await userRolesTable.list({ where: { userId: email }, limit: 1 }))[0]?.role ?? null),
+    queryFn: () =>
+      readThrough(
+        `role:${email}`,
+        async () => (await userRolesTable.list({ where: { userId: email }, limit: 1 }))[0]?.role ?? null,
+      ),
     networkMode: 'always',
   });
   const name = role.data ?? null;

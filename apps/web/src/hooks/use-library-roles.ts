@@ -12,7 +12,11 @@ export function useLibraryRoles(adminEmail: string, enabled: boolean) {
   const queryClient = useQueryClient();
   const reload = () => queryClient.invalidateQueries({ queryKey: ['userRoles'] });
 
-  const roles = useQuery({ queryKey: ['userRoles', 'all'], queryFn: () => userRolesTable.list({ orderBy: { updatedAt: 'desc' } }), enabled });
+  const roles = useQuery({
+    queryKey: ['userRoles', 'all'],
+    queryFn: () => userRolesTable.list({ orderBy: { updatedAt: 'desc' } }),
+    enabled,
+  });
 
   const assign = useMutation({
     mutationFn: async ({ email, role }: { email: string; role: UserRoleName }) => {

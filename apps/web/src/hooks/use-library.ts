@@ -32,13 +32,30 @@ export function useLibrary(email: string) {
   // Each list is also kept on the device, so the library (and its saved manuals) opens offline.
   const offline = { networkMode: 'always' } as const;
   const copy = (table: string) => `library:${email}:${table}`;
-  const versions = useQuery({ queryKey: [...LIBRARY_KEY, 'versions'], queryFn: () => readThrough(copy('versions'), () => releaseVersionsTable.list({ orderBy: { releaseYear: 'desc' } })), ...offline });
-  const manuals = useQuery({ queryKey: MANUALS_KEY, queryFn: () => readThrough(copy('manuals'), () => manualsTable.list({ orderBy: { createdAt: 'desc' } })), ...offline });
-  const tags = useQuery({ queryKey: [...LIBRARY_KEY, 'tags'], queryFn: () => readThrough(copy('tags'), () => tagsTable.list({ orderBy: { name: 'asc' } })), ...offline });
-  const manualTags = useQuery({ queryKey: [...LIBRARY_KEY, 'manualTags'], queryFn: () => readThrough(copy('manualTags'), () => manualTagsTable.list()), ...offline });
+  const versions = useQuery({
+    queryKey: [...LIBRARY_KEY, 'versions'],
+    queryFn: () => readThrough(copy('versions'), () => releaseVersionsTable.list({ orderBy: { releaseYear: 'desc' } })),
+    ...offline,
+  });
+  const manuals = useQuery({
+    queryKey: MANUALS_KEY,
+    queryFn: () => readThrough(copy('manuals'), () => manualsTable.list({ orderBy: { createdAt: 'desc' } })),
+    ...offline,
+  });
+  const tags = useQuery({
+    queryKey: [...LIBRARY_KEY, 'tags'],
+    queryFn: () => readThrough(copy('tags'), () => tagsTable.list({ orderBy: { name: 'asc' } })),
+    ...offline,
+  });
+  const manualTags = useQuery({
+    queryKey: [...LIBRARY_KEY, 'manualTags'],
+    queryFn: () => readThrough(copy('manualTags'), () => manualTagsTable.list()),
+    ...offline,
+  });
 
   const createVersion = useMutation({
-    mutationFn: (version: NewVersion) => releaseVersionsTable.create({ id: `ver_${randomHex()}`, ...version, createdBy: email }),
+    mutationFn: (version: NewVersion) =>
+      releaseVersionsTable.create({ id: `ver_${randomHex()}`, ...version, createdBy: email }),
     onSuccess: reload('versions'),
   });
 

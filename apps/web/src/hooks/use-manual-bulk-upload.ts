@@ -31,7 +31,8 @@ export function useManualBulkUpload() {
 
   const run = useCallback(
     async (picked: File[], versionId: string): Promise<{ succeeded: number; failed: number }> => {
-      const set = (index: number, change: Partial<BulkFileState>) => setFiles((all) => all.map((state, i) => (i === index ? { ...state, ...change } : state)));
+      const set = (index: number, change: Partial<BulkFileState>) =>
+        setFiles((all) => all.map((state, i) => (i === index ? { ...state, ...change } : state)));
       setFiles(picked.map((file) => ({ name: file.name, progress: 0 })));
       setRunning(true);
       let succeeded = 0;
@@ -40,7 +41,8 @@ export function useManualBulkUpload() {
           let uploaded: UploadedManualFile | undefined;
           try {
             set(index, { progress: 20 });
-            const onProgress = (percent: number) => set(index, { progress: percent < 100 ? 20 + Math.round(percent / 2) : 75 });
+            const onProgress = (percent: number) =>
+              set(index, { progress: percent < 100 ? 20 + Math.round(percent / 2) : 75 });
             uploaded = await withRetries(() => steps.upload(file, onProgress), UPLOAD_RETRIES);
             if (uploaded.unreadable) throw new Error(uploaded.unreadable);
             set(index, { progress: 85 });

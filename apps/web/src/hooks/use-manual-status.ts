@@ -48,8 +48,16 @@ export function useManualStatus(onFinished: Finished) {
       if (!rows?.some((row) => row.id === manualId)) void queryClient.invalidateQueries({ queryKey: MANUALS_KEY });
       else {
         // A finished manual is loaded again, for what ingestion recorded (its OCR pages).
-        const change = { processingStatus: status, processingError: error, pageCount, ...(isFinal(status) && { scanProgress: undefined }) };
-        queryClient.setQueryData<Manual[]>(MANUALS_KEY, rows.map((row) => (row.id === manualId ? { ...row, ...change } : row)));
+        const change = {
+          processingStatus: status,
+          processingError: error,
+          pageCount,
+          ...(isFinal(status) && { scanProgress: undefined }),
+        };
+        queryClient.setQueryData<Manual[]>(
+          MANUALS_KEY,
+          rows.map((row) => (row.id === manualId ? { ...row, ...change } : row)),
+        );
         if (status === 'ready') void queryClient.invalidateQueries({ queryKey: MANUALS_KEY });
       }
       settle(manualId, status);
@@ -58,7 +66,10 @@ export function useManualStatus(onFinished: Finished) {
       const rows = queryClient.getQueryData<Manual[]>(MANUALS_KEY);
       if (!rows?.some((row) => row.id === manualId)) return;
       const scanProgress = { read: scannedPagesRead, total: scannedPages };
-      queryClient.setQueryData<Manual[]>(MANUALS_KEY, rows.map((row) => (row.id === manualId ? { ...row, processingStatus: 'processing', scanProgress } : row)));
+      queryClient.setQueryData<Manual[]>(
+        MANUALS_KEY,
+        rows.map((row) => (row.id === manualId ? { ...row, processingStatus: 'processing', scanProgress } : row)),
+      );
     };
     client.realtime
       .subscribe('manuals', (message) => {

@@ -20,7 +20,10 @@ export interface ManualDetails extends ExtractedMetadata {
 export function useManualUpload() {
   const queryClient = useQueryClient();
 
-  const upload = useCallback((file: File, onProgress: (percent: number) => void) => client.manuals.upload(file, { onProgress }), []);
+  const upload = useCallback(
+    (file: File, onProgress: (percent: number) => void) => client.manuals.upload(file, { onProgress }),
+    [],
+  );
 
   const save = useCallback(
     async (uploaded: UploadedManualFile, details: ManualDetails) => {
@@ -34,7 +37,11 @@ export function useManualUpload() {
   );
 
   /** Removes an uploaded file nobody will save (review cancelled, or a failed bulk step). */
-  const discard = useCallback((path: string) => client.manuals.discard(path).catch((error: unknown) => console.warn('Removing the abandoned file failed', error)), []);
+  const discard = useCallback(
+    (path: string) =>
+      client.manuals.discard(path).catch((error: unknown) => console.warn('Removing the abandoned file failed', error)),
+    [],
+  );
 
   return useMemo(() => ({ upload, save, discard }), [upload, save, discard]);
 }

@@ -29,9 +29,17 @@ export async function inviteUser(input: InviteUserInput): Promise<InviteUserResu
     headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(input),
   });
-  const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string } & Partial<InviteUserResult>;
+  const body = (await response.json().catch(() => ({}))) as {
+    message?: string;
+    code?: string;
+  } & Partial<InviteUserResult>;
   if (response.ok) return body as InviteUserResult;
-  const init = { message: body.message ?? `HTTP ${response.status}`, code: body.code ?? 'NETWORK_ERROR', status: response.status, details: body };
+  const init = {
+    message: body.message ?? `HTTP ${response.status}`,
+    code: body.code ?? 'NETWORK_ERROR',
+    status: response.status,
+    details: body,
+  };
   if (response.status === 401) throw new FieldAssistAuthError(init);
   if (response.status === 400) throw new FieldAssistValidationError(init);
   throw new FieldAssistError(init);

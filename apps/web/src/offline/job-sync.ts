@@ -17,7 +17,8 @@ export async function withPendingChanges(userId: string, rows: Job[]): Promise<L
       if (!jobs.some((job) => job.id === change.job.id)) jobs.unshift({ ...change.job, pending: true });
     } else if (change.kind === 'job.status') {
       const index = jobs.findIndex((job) => job.id === change.jobId);
-      if (index >= 0) jobs[index] = { ...jobs[index]!, status: change.status, updatedAt: change.updatedAt, pending: true };
+      if (index >= 0)
+        jobs[index] = { ...jobs[index]!, status: change.status, updatedAt: change.updatedAt, pending: true };
     }
   }
   return jobs.sort((a, b) => b.createdAt - a.createdAt);
@@ -33,7 +34,8 @@ async function send(change: OutboxEntry): Promise<string | undefined> {
   }
   if (change.kind !== 'job.status') return undefined;
   const current = await jobsTable.get(change.jobId);
-  if (!current) return `"${change.title}" was deleted, so its status change to ${STATUS_LABELS[change.status]} was not applied.`;
+  if (!current)
+    return `"${change.title}" was deleted, so its status change to ${STATUS_LABELS[change.status]} was not applied.`;
   // Last change wins: one made elsewhere after this one stays, and the user is told.
   if (Number(current.updatedAt) > change.updatedAt && current.status !== change.status) {
     return `Your change of "${change.title}" to ${STATUS_LABELS[change.status]} was not applied: it was changed to ${STATUS_LABELS[current.status]} on another device afterwards.`;
@@ -68,8 +70,16 @@ export async function sendJobChanges(userId: string): Promise<SyncResult> {
           result.offline = true;
           return;
         }
-        const what = change.kind === 'job.create' ? `The new job "${change.job.title}"` : change.kind === 'job.status' ? `The status change of "${change.title}"` : 'A change';
-        await addNotice(userId, `${what} could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+        const what =
+          change.kind === 'job.create'
+            ? `The new job "${change.job.title}"`
+            : change.kind === 'job.status'
+              ? `The status change of "${change.title}"`
+              : 'A change';
+        await addNotice(
+          userId,
+          `${what} could not be saved: ${error instanceof Error ? error.message : String(error)}`,
+        );
         result.refused.set(change.seq, error);
       }
       await removeChange(change.seq);

@@ -8,7 +8,9 @@ import { readSnapshot, saveSnapshot } from './offline-db';
 export async function readThrough<T>(key: string, load: () => Promise<T>): Promise<T> {
   try {
     const fresh = await load();
-    await saveSnapshot(key, fresh).catch((error: unknown) => console.warn('Keeping a copy on the device failed', error));
+    await saveSnapshot(key, fresh).catch((error: unknown) =>
+      console.warn('Keeping a copy on the device failed', error),
+    );
     return fresh;
   } catch (error) {
     const copy = isNetworkError(error) ? await readSnapshot<T>(key) : undefined;

@@ -16,7 +16,8 @@ export function registerServiceWorker(): void {
       updateReady = true;
       for (const listener of listeners) listener();
     },
-    onRegisterError: (error: unknown) => console.warn('The app will not work offline: the service worker was refused.', error),
+    onRegisterError: (error: unknown) =>
+      console.warn('The app will not work offline: the service worker was refused.', error),
   });
 }
 

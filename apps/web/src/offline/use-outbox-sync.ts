@@ -16,7 +16,10 @@ export function useOutboxSync(userId: string) {
       if (jobs.sent + jobs.refused.size === 0) return;
       await queryClient.invalidateQueries({ queryKey: ['jobs', userId] });
       if (jobs.sent > 0) toast.success(`${jobs.sent} job change${jobs.sent === 1 ? '' : 's'} made offline sent`);
-      if (jobs.refused.size > 0) toast.warning('Some job changes made offline were not applied', { description: 'See My Jobs for what happened.' });
+      if (jobs.refused.size > 0)
+        toast.warning('Some job changes made offline were not applied', {
+          description: 'See My Jobs for what happened.',
+        });
     };
     const run = () => void sync().catch((error: unknown) => console.warn('Sending the offline changes failed', error));
     run();

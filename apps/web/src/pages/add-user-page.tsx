@@ -12,8 +12,10 @@ import type { InviteUserInput, InviteUserResult } from '@/lib/invite-user';
 
 /** Where the invitation went, so the admin knows where the new user will find it. */
 function deliveryNote(result: InviteUserResult, email: string): string {
-  if (!result.invitationSent) return 'The invitation email could not be sent; they can still sign in with a magic link.';
-  if (result.deliveredTo === 'outbox') return `No mail server is set up, so the invitation for ${email} is in the server's outbox (/dev/outbox), not in their inbox.`;
+  if (!result.invitationSent)
+    return 'The invitation email could not be sent; they can still sign in with a magic link.';
+  if (result.deliveredTo === 'outbox')
+    return `No mail server is set up, so the invitation for ${email} is in the server's outbox (/dev/outbox), not in their inbox.`;
   return `An invitation was emailed to ${email}.`;
 }
 
@@ -43,7 +45,11 @@ export function AddUserPage({ user }: { user: AuthUser }) {
     <div className="mx-auto max-w-3xl">
       <PageHeading title="Add User" subtitle="Invite a team member and choose their role" />
       {access.loaded && !access.isAdmin && (
-        <p role="note" className="mb-4 flex items-start gap-2.5 rounded-md border border-primary/30 bg-card px-3 py-2.5 text-base" data-testid="admin-only-notice">
+        <p
+          role="note"
+          className="mb-4 flex items-start gap-2.5 rounded-md border border-primary/30 bg-card px-3 py-2.5 text-base"
+          data-testid="admin-only-notice"
+        >
           <Info className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
           Only admins can add users. Ask an admin of your team to add a new member.
         </p>

@@ -22,7 +22,8 @@ export function JobsPage({ user }: { user: AuthUser }) {
     try {
       await createJob.mutateAsync(job);
       setFormOpen(false);
-      if (!navigator.onLine) toast.info('Job saved on this phone', { description: 'It is sent when the network returns.' });
+      if (!navigator.onLine)
+        toast.info('Job saved on this phone', { description: 'It is sent when the network returns.' });
     } catch (error) {
       console.warn('Creating the job failed', error);
       toast.error(errorMessage(error, 'Failed to create job'));
@@ -35,7 +36,11 @@ export function JobsPage({ user }: { user: AuthUser }) {
         title="My Jobs"
         subtitle="Track and manage your field assignments"
         action={
-          <Button onClick={() => setFormOpen((open) => !open)} aria-expanded={formOpen} variant={formOpen ? 'outline' : 'default'}>
+          <Button
+            onClick={() => setFormOpen((open) => !open)}
+            aria-expanded={formOpen}
+            variant={formOpen ? 'outline' : 'default'}
+          >
             {formOpen ? <X aria-hidden="true" /> : <Plus aria-hidden="true" />}
             {formOpen ? 'Close Form' : 'Add Job'}
           </Button>
@@ -44,7 +49,11 @@ export function JobsPage({ user }: { user: AuthUser }) {
       {notices.data && notices.data.length > 0 && (
         <ul className="mb-4 grid gap-2" aria-label="Changes not applied">
           {notices.data.map((notice) => (
-            <li key={notice.id} data-testid="job-notice" className="flex items-start gap-3 rounded-md border-2 border-destructive/40 bg-card px-3 py-2">
+            <li
+              key={notice.id}
+              data-testid="job-notice"
+              className="flex items-start gap-3 rounded-md border-2 border-destructive/40 bg-card px-3 py-2"
+            >
               <p className="flex-1 py-2 text-base">{notice.text}</p>
               <Button variant="outline" onClick={() => void dismiss(notice.id)}>
                 Dismiss

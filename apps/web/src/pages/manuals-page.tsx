@@ -45,12 +45,16 @@ export function ManualsPage({ user }: { user: AuthUser }) {
   const saved = useSavedManuals();
   const saveOffline = (manual: { fileUrl: string; title: string }) =>
     saved.save.mutate(manual.fileUrl, {
-      onSuccess: () => toast.success('Saved for offline', { description: `${manual.title} opens on this phone with no network.` }),
+      onSuccess: () =>
+        toast.success('Saved for offline', { description: `${manual.title} opens on this phone with no network.` }),
       onError: (error) => failed('Failed to save for offline', error),
     });
   const { watch } = useManualStatus((_id, status) => {
     if (status === 'ready') toast.success('Manual Processed', { description: 'AI can now answer questions about it' });
-    else toast.warning('Processing Warning', { description: 'Manual uploaded but content extraction failed. You can still download it.' });
+    else
+      toast.warning('Processing Warning', {
+        description: 'Manual uploaded but content extraction failed. You can still download it.',
+      });
   });
 
   const { versions, manuals, tags, manualTags } = library;
@@ -59,7 +63,10 @@ export function ManualsPage({ user }: { user: AuthUser }) {
     if (loadError) failed('Failed to load data', loadError);
   }, [loadError]);
 
-  const shown = useMemo(() => filterManuals(manuals.data ?? [], manualTags.data ?? [], filter), [manuals.data, manualTags.data, filter]);
+  const shown = useMemo(
+    () => filterManuals(manuals.data ?? [], manualTags.data ?? [], filter),
+    [manuals.data, manualTags.data, filter],
+  );
   const tagsOf = (manualId: string) => {
     const ids = new Set((manualTags.data ?? []).filter((link) => link.manualId === manualId).map((link) => link.tagId));
     return (tags.data ?? []).filter((tag) => ids.has(tag.id));
@@ -67,7 +74,11 @@ export function ManualsPage({ user }: { user: AuthUser }) {
 
   const deleteManual = (id: string) => {
     if (!window.confirm('Are you sure you want to delete this manual?')) return;
-    void withToasts(() => library.deleteManual.mutateAsync(id), 'Manual deleted successfully', 'Failed to delete manual');
+    void withToasts(
+      () => library.deleteManual.mutateAsync(id),
+      'Manual deleted successfully',
+      'Failed to delete manual',
+    );
   };
 
   const removeRole = (id: string) => {
@@ -79,7 +90,12 @@ export function ManualsPage({ user }: { user: AuthUser }) {
   const close = (open: boolean) => !open && setDialog(null);
   return (
     <div>
-      <LibraryHeader count={manuals.data?.length ?? 0} canCreate={access.canCreate} isAdmin={access.isAdmin} onOpen={setDialog} />
+      <LibraryHeader
+        count={manuals.data?.length ?? 0}
+        canCreate={access.canCreate}
+        isAdmin={access.isAdmin}
+        onOpen={setDialog}
+      />
       {saved.count > 0 && (
         <p className="-mt-3 mb-4 text-base text-muted-foreground" data-testid="offline-storage">
           Saved for offline: {saved.count} manual(s), {formatFileSize(saved.totalBytes)} on this phone
@@ -87,7 +103,10 @@ export function ManualsPage({ user }: { user: AuthUser }) {
       )}
       <LibraryFilters filter={filter} versions={versions.data ?? []} tags={tags.data ?? []} onChange={setFilter} />
       {shown.length === 0 ? (
-        <LibraryEmptyState canUpload={access.canCreate} onClearFilters={manuals.data?.length ? () => setFilter(NO_FILTER) : undefined} />
+        <LibraryEmptyState
+          canUpload={access.canCreate}
+          onClearFilters={manuals.data?.length ? () => setFilter(NO_FILTER) : undefined}
+        />
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Manuals">
           {shown.map((manual) => (
@@ -103,9 +122,12 @@ export function ManualsPage({ user }: { user: AuthUser }) {
                 saved.available
                   ? {
                       savedBytes: saved.sizeOf(manual.fileUrl),
-                      busy: (saved.save.isPending && saved.save.variables === manual.fileUrl) || (saved.remove.isPending && saved.remove.variables === manual.fileUrl),
+                      busy:
+                        (saved.save.isPending && saved.save.variables === manual.fileUrl) ||
+                        (saved.remove.isPending && saved.remove.variables === manual.fileUrl),
                       onSave: () => saveOffline(manual),
-                      onRemove: () => saved.remove.mutate(manual.fileUrl, { onSuccess: () => toast.success('Offline copy removed') }),
+                      onRemove: () =>
+                        saved.remove.mutate(manual.fileUrl, { onSuccess: () => toast.success('Offline copy removed') }),
                     }
                   : undefined
               }
@@ -116,16 +138,40 @@ export function ManualsPage({ user }: { user: AuthUser }) {
       <CreateVersionDialog
         open={dialog === 'version'}
         onOpenChange={close}
-        onCreate={(version) => withToasts(() => library.createVersion.mutateAsync(version), 'Release version created successfully', 'Failed to create version')}
+        onCreate={(version) =>
+          withToasts(
+            () => library.createVersion.mutateAsync(version),
+            'Release version created successfully',
+            'Failed to create version',
+          )
+        }
       />
-      <CreateTagDialog open={dialog === 'tag'} onOpenChange={close} onCreate={(tag) => withToasts(() => library.createTag.mutateAsync(tag), 'Tag created successfully', 'Failed to create tag')} />
-      <UploadManualFlow open={dialog === 'upload'} onClose={() => setDialog(null)} versions={versions.data ?? []} tags={tags.data ?? []} watch={(id) => void watch(id)} />
+      <CreateTagDialog
+        open={dialog === 'tag'}
+        onOpenChange={close}
+        onCreate={(tag) =>
+          withToasts(() => library.createTag.mutateAsync(tag), 'Tag created successfully', 'Failed to create tag')
+        }
+      />
+      <UploadManualFlow
+        open={dialog === 'upload'}
+        onClose={() => setDialog(null)}
+        versions={versions.data ?? []}
+        tags={tags.data ?? []}
+        watch={(id) => void watch(id)}
+      />
       {access.isAdmin && (
         <UserRolesDialog
           open={dialog === 'roles'}
           onOpenChange={close}
           roles={userRoles.roles.data ?? []}
-          onAssign={(email, role) => withToasts(() => userRoles.assign.mutateAsync({ email, role }), `${email} assigned as ${role}`, 'Failed to assign user role')}
+          onAssign={(email, role) =>
+            withToasts(
+              () => userRoles.assign.mutateAsync({ email, role }),
+              `${email} assigned as ${role}`,
+              'Failed to assign user role',
+            )
+          }
           onRemove={(row) => removeRole(row.id)}
           currentEmail={user.email}
         />

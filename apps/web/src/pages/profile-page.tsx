@@ -20,7 +20,11 @@ export function ProfilePage({ user }: { user: AuthUser }) {
   const avatar = useAvatarUpload(user);
   const row = record.data;
   const saved = useMemo<ProfileFields>(
-    () => ({ displayName: row?.displayName ?? user.displayName ?? '', email: row?.email ?? user.email, phone: row?.phone ?? '' }),
+    () => ({
+      displayName: row?.displayName ?? user.displayName ?? '',
+      email: row?.email ?? user.email,
+      phone: row?.phone ?? '',
+    }),
     [row, user.displayName, user.email],
   );
 
@@ -38,7 +42,11 @@ export function ProfilePage({ user }: { user: AuthUser }) {
 
   const saveProfile = async (fields: ProfileFields) => {
     try {
-      await save.mutateAsync({ displayName: fields.displayName, phone: fields.phone || null, avatarUrl: row?.avatarUrl ?? user.photoURL ?? null });
+      await save.mutateAsync({
+        displayName: fields.displayName,
+        phone: fields.phone || null,
+        avatarUrl: row?.avatarUrl ?? user.photoURL ?? null,
+      });
       toast.success('Profile updated successfully!');
     } catch (error) {
       console.warn('Saving the profile failed', error);

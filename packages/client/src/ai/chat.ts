@@ -9,7 +9,10 @@ import { invalid } from './validation.js';
 function sourcesOf(data: unknown): ChatSource[] {
   if (!Array.isArray(data)) return [];
   return data
-    .filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && typeof item.manualId === 'string')
+    .filter(
+      (item): item is Record<string, unknown> =>
+        typeof item === 'object' && item !== null && typeof item.manualId === 'string',
+    )
     .map((item) => ({
       manualId: item.manualId as string,
       title: typeof item.title === 'string' ? item.title : '',
@@ -29,7 +32,10 @@ export function photoOf(data: unknown): ChatPhoto | undefined {
     (item): item is ChatPhoto['identifiers'][number] => typeof item?.value === 'string' && kinds.includes(item?.kind),
   );
   const found = manual as { manualId?: unknown; title?: unknown } | null;
-  const identified = found && typeof found.manualId === 'string' && typeof found.title === 'string' ? { manualId: found.manualId, title: found.title } : null;
+  const identified =
+    found && typeof found.manualId === 'string' && typeof found.title === 'string'
+      ? { manualId: found.manualId, title: found.title }
+      : null;
   return { text, identifiers: named.map(({ kind, value }) => ({ kind, value })), manual: identified };
 }
 

@@ -15,7 +15,8 @@ import type {
 import { collectUiMessageText } from './ui-message-stream.js';
 import { audioPayload, checkImages, checkTextOptions, invalid } from './validation.js';
 
-const invalidResponse = (what: string) => new FieldAssistAIError({ message: `Invalid response format: ${what}`, code: 'INVALID_RESPONSE', status: 0 });
+const invalidResponse = (what: string) =>
+  new FieldAssistAIError({ message: `Invalid response format: ${what}`, code: 'INVALID_RESPONSE', status: 0 });
 
 function textBody({ signal: _signal, ...options }: TextGenerationOptions, stream: boolean) {
   checkTextOptions(options);
@@ -24,7 +25,8 @@ function textBody({ signal: _signal, ...options }: TextGenerationOptions, stream
 
 function imageResponse(data: unknown): ImageGenerationResponse {
   const images = (data as { data?: unknown } | null)?.data;
-  if (!Array.isArray(images) || !images.every((image) => typeof (image as { url?: unknown })?.url === 'string')) throw invalidResponse('missing image URLs');
+  if (!Array.isArray(images) || !images.every((image) => typeof (image as { url?: unknown })?.url === 'string'))
+    throw invalidResponse('missing image URLs');
   return data as ImageGenerationResponse;
 }
 
@@ -48,7 +50,10 @@ export function createAi(options: AiTransportOptions & { projectId: string }): A
       return transport.post(path('object'), { ...body, stream: false }, signal);
     },
 
-    async streamObject<T>(opts: Parameters<AiClient['streamObject']>[0], onPartial: (partial: T) => void): Promise<ObjectGenerationResponse<T>> {
+    async streamObject<T>(
+      opts: Parameters<AiClient['streamObject']>[0],
+      onPartial: (partial: T) => void,
+    ): Promise<ObjectGenerationResponse<T>> {
       if (!opts.prompt) throw invalid('Prompt is required');
       const { signal, ...body } = opts;
       // PLATFORM_API.md 5.4: the body is the bare JSON text of the object, parsed as it grows.
@@ -87,11 +92,20 @@ export function createAi(options: AiTransportOptions & { projectId: string }): A
       const data = await transport.post<Partial<SpeechGenerationResponse>>(path('speech'), body, signal);
       if (typeof data?.url !== 'string') throw invalidResponse('no audio URL found');
       const format = data.format ?? body.response_format ?? 'mp3';
-      return { url: data.url, voice: data.voice ?? body.voice ?? 'alloy', format, mimeType: data.mimeType ?? 'audio/mpeg' };
+      return {
+        url: data.url,
+        voice: data.voice ?? body.voice ?? 'alloy',
+        format,
+        mimeType: data.mimeType ?? 'audio/mpeg',
+      };
     },
 
     async transcribeAudio({ signal, audio, ...rest }) {
-      const data = await transport.post<Partial<TranscriptionResponse>>(path('transcribe'), { ...rest, audio: audioPayload(audio) }, signal);
+      const data = await transport.post<Partial<TranscriptionResponse>>(
+        path('transcribe'),
+        { ...rest, audio: audioPayload(audio) },
+        signal,
+      );
       const text = data?.text ?? data?.transcript;
       if (typeof text !== 'string') throw invalidResponse('missing transcription text');
       return { ...data, text, transcript: text };

@@ -26,14 +26,28 @@ export interface AiTransportOptions {
  */
 export function asAiError(error: unknown): FieldAssistError {
   if (!(error instanceof FieldAssistError)) return networkError(error);
-  if (error instanceof FieldAssistAuthError || error instanceof FieldAssistValidationError || error instanceof FieldAssistAIError || error.status === 0) return error;
-  return new FieldAssistAIError({ message: error.message, code: error.code, status: error.status, details: error.details, retryAfterMs: error.retryAfterMs });
+  if (
+    error instanceof FieldAssistAuthError ||
+    error instanceof FieldAssistValidationError ||
+    error instanceof FieldAssistAIError ||
+    error.status === 0
+  )
+    return error;
+  return new FieldAssistAIError({
+    message: error.message,
+    code: error.code,
+    status: error.status,
+    details: error.details,
+    retryAfterMs: error.retryAfterMs,
+  });
 }
 
 async function errorBodyOf(response: Response): Promise<unknown> {
   try {
     const text = await response.text();
-    return (response.headers.get('content-type') ?? '').includes('application/json') ? JSON.parse(text) : { message: text };
+    return (response.headers.get('content-type') ?? '').includes('application/json')
+      ? JSON.parse(text)
+      : { message: text };
   } catch {
     return { message: 'Unknown error occurred' };
   }
@@ -60,7 +74,12 @@ export function createAiTransport(options: AiTransportOptions) {
     },
 
     /** Runs `read` on the streamed body of a successful POST; every failure is mapped like `post`'s. */
-    async stream<T>(path: string, body: unknown, signal: AbortSignal | undefined, read: (body: ReadableStream<Uint8Array>) => Promise<T>): Promise<T> {
+    async stream<T>(
+      path: string,
+      body: unknown,
+      signal: AbortSignal | undefined,
+      read: (body: ReadableStream<Uint8Array>) => Promise<T>,
+    ): Promise<T> {
       try {
         const token = options.secretKey ? undefined : await options.getAccessToken?.();
         let response = await send(path, body, signal, token);

@@ -150,7 +150,10 @@ export interface AiClient {
   streamText(options: TextGenerationOptions, onChunk: (delta: string) => void): Promise<TextGenerationResponse>;
   generateObject<T = Record<string, unknown>>(options: ObjectGenerationOptions): Promise<ObjectGenerationResponse<T>>;
   /** `onPartial` is called whenever the text received so far parses as JSON. */
-  streamObject<T = Record<string, unknown>>(options: ObjectGenerationOptions, onPartial: (partial: T) => void): Promise<ObjectGenerationResponse<T>>;
+  streamObject<T = Record<string, unknown>>(
+    options: ObjectGenerationOptions,
+    onPartial: (partial: T) => void,
+  ): Promise<ObjectGenerationResponse<T>>;
   generateImage(options: ImageGenerationOptions): Promise<ImageGenerationResponse>;
   modifyImage(options: ImageModificationOptions): Promise<ImageGenerationResponse>;
   generateSpeech(options: SpeechGenerationOptions): Promise<SpeechGenerationResponse>;

@@ -41,7 +41,11 @@ describe('collectUiMessageText', () => {
     const chunks: string[] = [];
     const result = await collectUiMessageText(bodyOf(stream), (delta) => chunks.push(delta));
     expect(chunks).toEqual(['Prüfen Sie ', 'den Lüfter 🌀']);
-    expect(result).toEqual({ text: 'Prüfen Sie den Lüfter 🌀', finishReason: 'stop', usage: { promptTokens: 3, completionTokens: 2, totalTokens: 5 } });
+    expect(result).toEqual({
+      text: 'Prüfen Sie den Lüfter 🌀',
+      finishReason: 'stop',
+      usage: { promptTokens: 3, completionTokens: 2, totalTokens: 5 },
+    });
   });
 
   it('gives the same result however the bytes are cut', async () => {
@@ -67,15 +71,23 @@ describe('collectUiMessageText', () => {
   });
 
   it('throws the error part as FieldAssistAIError, keeping the text received so far', async () => {
-    const text = 'data: {"type":"text-delta","delta":"half"}\n\ndata: {"type":"error","errorText":"The AI provider failed: HTTP 500"}\n\ndata: [DONE]\n\n';
+    const text =
+      'data: {"type":"text-delta","delta":"half"}\n\ndata: {"type":"error","errorText":"The AI provider failed: HTTP 500"}\n\ndata: [DONE]\n\n';
     const error = await collectUiMessageText(bodyOf(text)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FieldAssistAIError);
-    expect(error).toMatchObject({ message: 'The AI provider failed: HTTP 500', code: 'STREAM_ERROR', details: { text: 'half' } });
+    expect(error).toMatchObject({
+      message: 'The AI provider failed: HTTP 500',
+      code: 'STREAM_ERROR',
+      details: { text: 'half' },
+    });
   });
 
   it('hands other parts (data-*) on in order', async () => {
     const parts: UiMessagePart[] = [];
-    await readUiMessageStream(bodyOf('data: {"type":"data-sources","data":[]}\n\ndata: {"type":"text-delta","delta":"x"}\n\n'), (p) => parts.push(p));
+    await readUiMessageStream(
+      bodyOf('data: {"type":"data-sources","data":[]}\n\ndata: {"type":"text-delta","delta":"x"}\n\n'),
+      (p) => parts.push(p),
+    );
     expect(parts.map((p) => p.type)).toEqual(['data-sources', 'text-delta']);
   });
 });

@@ -12,7 +12,10 @@ export type UiMessagePart =
   | { type: string; [key: string]: unknown };
 
 /** Calls `onPart` with each JSON part of an SSE body, in order. */
-export async function readUiMessageStream(body: ReadableStream<Uint8Array>, onPart: (part: UiMessagePart) => void): Promise<void> {
+export async function readUiMessageStream(
+  body: ReadableStream<Uint8Array>,
+  onPart: (part: UiMessagePart) => void,
+): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -27,7 +30,8 @@ export async function readUiMessageStream(body: ReadableStream<Uint8Array>, onPa
     } catch {
       return;
     }
-    if (typeof part === 'object' && part !== null && typeof (part as { type?: unknown }).type === 'string') onPart(part as UiMessagePart);
+    if (typeof part === 'object' && part !== null && typeof (part as { type?: unknown }).type === 'string')
+      onPart(part as UiMessagePart);
   };
   try {
     for (;;) {

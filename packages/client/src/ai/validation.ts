@@ -6,7 +6,8 @@ import type { AiMessage, TranscriptionOptions } from './types.js';
 
 export const MAX_IMAGES = 50;
 
-export const invalid = (message: string) => new FieldAssistValidationError({ message, code: 'VALIDATION_ERROR', status: 0 });
+export const invalid = (message: string) =>
+  new FieldAssistValidationError({ message, code: 'VALIDATION_ERROR', status: 0 });
 
 export function checkTextOptions(options: { prompt?: string; messages?: AiMessage[] }): void {
   if (!options.prompt && !options.messages?.length) throw invalid('Either prompt or messages is required');
@@ -15,7 +16,8 @@ export function checkTextOptions(options: { prompt?: string; messages?: AiMessag
     if (!Array.isArray(message.content)) return;
     message.content.forEach((part, c) => {
       if (part.type !== 'image') return;
-      const problem = typeof part.image === 'string' ? imageUrlProblem(part.image) : 'Image content must have a valid image URL';
+      const problem =
+        typeof part.image === 'string' ? imageUrlProblem(part.image) : 'Image content must have a valid image URL';
       if (problem) problems.push(`Message ${m}, content ${c}: ${problem}`);
     });
   });
@@ -23,7 +25,8 @@ export function checkTextOptions(options: { prompt?: string; messages?: AiMessag
 }
 
 export function checkImages(images: unknown): void {
-  if (!Array.isArray(images) || images.length === 0) throw invalid('Images array is required and must contain at least one image URL');
+  if (!Array.isArray(images) || images.length === 0)
+    throw invalid('Images array is required and must contain at least one image URL');
   if (images.length > MAX_IMAGES) throw invalid(`Maximum ${MAX_IMAGES} images allowed`);
   images.forEach((image, i) => {
     const problem = typeof image === 'string' ? imageUrlProblem(image) : 'Invalid URL format';

@@ -19,23 +19,49 @@ afterEach(() => vi.useRealTimers());
 function start(href = 'https://app.test/jobs', page: FakePageOptions = {}, options: Partial<AnalyticsOptions> = {}) {
   const fake = fakePage(href, page);
   const server = fakeHttp();
-  const analytics = createAnalytics({ http: server.http, projectId: 'fieldassist', window: fake.win, getUser: () => ({ id: 'u1', email: 'a@b.c' }), ...options });
+  const analytics = createAnalytics({
+    http: server.http,
+    projectId: 'fieldassist',
+    window: fake.win,
+    getUser: () => ({ id: 'u1', email: 'a@b.c' }),
+    ...options,
+  });
   return { ...fake, ...server, analytics, storage: fake.win.localStorage as ReturnType<typeof memoryStore> };
 }
 
-const networkDown = () => new FieldAssistNetworkError({ message: 'Network request failed', code: 'NETWORK_ERROR', status: 0 });
+const networkDown = () =>
+  new FieldAssistNetworkError({ message: 'Network request failed', code: 'NETWORK_ERROR', status: 0 });
 
 describe('events and batching', () => {
   it('queues a pageview at start with the standard snake_case fields, sent 3 s later', async () => {
-    const { batches } = start('https://app.test/jobs?tab=2', { referrer: 'https://www.google.com/search?q=pump', innerWidth: 1440 });
+    const { batches } = start('https://app.test/jobs?tab=2', {
+      referrer: 'https://www.google.com/search?q=pump',
+      innerWidth: 1440,
+    });
     await vi.advanceTimersByTimeAsync(2999);
     expect(batches).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
-    expect(batches).toEqual([[{
-      type: 'pageview', timestamp: '2025-01-20T10:30:00.000Z', project_id: 'fieldassist', user_id: 'u1', user_email: 'a@b.c',
-      session_id: expect.stringMatching(/^sess_\d+_[0-9a-z]{8}$/), pathname: '/jobs', referrer: 'https://www.google.com/search?q=pump',
-      screen_width: 1440, channel: 'Organic Search', utm_source: null, utm_medium: null, utm_campaign: null, utm_content: null, utm_term: null,
-    }]]);
+    expect(batches).toEqual([
+      [
+        {
+          type: 'pageview',
+          timestamp: '2025-01-20T10:30:00.000Z',
+          project_id: 'fieldassist',
+          user_id: 'u1',
+          user_email: 'a@b.c',
+          session_id: expect.stringMatching(/^sess_\d+_[0-9a-z]{8}$/),
+          pathname: '/jobs',
+          referrer: 'https://www.google.com/search?q=pump',
+          screen_width: 1440,
+          channel: 'Organic Search',
+          utm_source: null,
+          utm_medium: null,
+          utm_campaign: null,
+          utm_content: null,
+          utm_term: null,
+        },
+      ],
+    ]);
   });
 
   it('sends at once when 10 events are queued, in batches of at most 10', async () => {
@@ -50,16 +76,28 @@ describe('events and batching', () => {
 
   it('spreads the custom data over the standard fields, cut and with arrays as objects', async () => {
     const { analytics, batches } = start();
-    analytics.log('job_opened', { type: 'custom_type', note: 'n'.repeat(300), exact: 'e'.repeat(256), parts: ['a', { sku: 's'.repeat(257) }], when: new Date(T0) });
+    analytics.log('job_opened', {
+      type: 'custom_type',
+      note: 'n'.repeat(300),
+      exact: 'e'.repeat(256),
+      parts: ['a', { sku: 's'.repeat(257) }],
+      when: new Date(T0),
+    });
     await analytics.flush();
     expect(batches[0]![1]).toMatchObject({
-      type: 'custom_type', note: `${'n'.repeat(253)}...`, exact: 'e'.repeat(256), parts: { 0: 'a', 1: { sku: `${'s'.repeat(253)}...` } }, when: '2025-01-20T10:30:00.000Z',
+      type: 'custom_type',
+      note: `${'n'.repeat(253)}...`,
+      exact: 'e'.repeat(256),
+      parts: { 0: 'a', 1: { sku: `${'s'.repeat(253)}...` } },
+      when: '2025-01-20T10:30:00.000Z',
     });
   });
 
   it('drops an event whose custom data the server would refuse, so the batch still goes', async () => {
     const { analytics, batches } = start();
-    analytics.log('huge', { blob: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, 'x'.repeat(200)])) });
+    analytics.log('huge', {
+      blob: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, 'x'.repeat(200)])),
+    });
     analytics.log('many', Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])));
     analytics.log('fine');
     await analytics.flush();
@@ -85,7 +123,12 @@ describe('pageviews', () => {
     win.history.replaceState(null, '', '/jobs/42?tab=notes');
     back('/jobs');
     await analytics.flush();
-    expect(batches[0]!.map((e) => [e.type, e.pathname])).toEqual([['pageview', '/jobs'], ['pageview', '/jobs/42'], ['pageview', '/jobs/42'], ['pageview', '/jobs']]);
+    expect(batches[0]!.map((e) => [e.type, e.pathname])).toEqual([
+      ['pageview', '/jobs'],
+      ['pageview', '/jobs/42'],
+      ['pageview', '/jobs/42'],
+      ['pageview', '/jobs'],
+    ]);
   });
 
   it('skips the first pageview when the page tracks it itself, and destroy() undoes the hooks', async () => {
@@ -97,7 +140,9 @@ describe('pageviews', () => {
     expect(fake.win.history.pushState).not.toBe(pushState);
     analytics.destroy();
     expect(fake.win.history.pushState).toBe(pushState);
-    expect(fake.listenerCount('popstate') + fake.listenerCount('pagehide') + fake.listenerCount('visibilitychange')).toBe(0);
+    expect(
+      fake.listenerCount('popstate') + fake.listenerCount('pagehide') + fake.listenerCount('visibilitychange'),
+    ).toBe(0);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(server.batches).toEqual([]);
   });
@@ -142,7 +187,10 @@ describe('persistence and retries', () => {
   it('keeps the queue in localStorage until the server has it, and a new page sends what is left', async () => {
     const first = start();
     first.analytics.log('tap');
-    expect(JSON.parse(first.storage.data.get(QUEUE_KEY)!).map((e: { type: string }) => e.type)).toEqual(['pageview', 'tap']);
+    expect(JSON.parse(first.storage.data.get(QUEUE_KEY)!).map((e: { type: string }) => e.type)).toEqual([
+      'pageview',
+      'tap',
+    ]);
     first.state.hang = true; // the page closes while the batch is in flight
     void first.analytics.flush();
     expect(JSON.parse(first.storage.data.get(QUEUE_KEY)!)).toHaveLength(2);
@@ -179,7 +227,8 @@ describe('persistence and retries', () => {
 
   it('drops a batch the server refuses as invalid instead of retrying it forever', async () => {
     const { analytics, batches, state } = start();
-    state.fail = () => new FieldAssistValidationError({ message: 'body.events.0.type: bad', code: 'VALIDATION_ERROR', status: 400 });
+    state.fail = () =>
+      new FieldAssistValidationError({ message: 'body.events.0.type: bad', code: 'VALIDATION_ERROR', status: 400 });
     await vi.advanceTimersByTimeAsync(3000);
     state.fail = null;
     analytics.log('next');

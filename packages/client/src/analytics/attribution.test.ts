@@ -17,7 +17,12 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 /** Opens `href` on a page sharing `storage`, logs `types`, and returns what was sent. */
-async function visit(href: string, storage: ReturnType<typeof memoryStore>, referrer = '', types: string[] = []): Promise<AnalyticsEvent[]> {
+async function visit(
+  href: string,
+  storage: ReturnType<typeof memoryStore>,
+  referrer = '',
+  types: string[] = [],
+): Promise<AnalyticsEvent[]> {
   const page = fakePage(href, { referrer, localStorage: storage });
   const server = fakeHttp();
   const analytics = createAnalytics({ http: server.http, projectId: 'fieldassist', window: page.win });
@@ -68,8 +73,18 @@ describe('UTM attribution', () => {
   it('reads the landing URL, remembers it, and falls back to it on later visits; the current URL wins', async () => {
     const storage = memoryStore();
     const [landing] = await visit('https://app.test/?utm_source=news&utm_medium=email&utm_campaign=spring', storage);
-    expect(landing).toMatchObject({ utm_source: 'news', utm_medium: 'email', utm_campaign: 'spring', utm_content: null, channel: 'Email' });
-    expect(JSON.parse(storage.data.get(ATTRIBUTION_KEY)!)).toEqual({ utm_source: 'news', utm_medium: 'email', utm_campaign: 'spring' });
+    expect(landing).toMatchObject({
+      utm_source: 'news',
+      utm_medium: 'email',
+      utm_campaign: 'spring',
+      utm_content: null,
+      channel: 'Email',
+    });
+    expect(JSON.parse(storage.data.get(ATTRIBUTION_KEY)!)).toEqual({
+      utm_source: 'news',
+      utm_medium: 'email',
+      utm_campaign: 'spring',
+    });
 
     const [later] = await visit('https://app.test/jobs', storage);
     expect(later).toMatchObject({ utm_source: 'news', utm_medium: 'email', utm_campaign: 'spring', channel: 'Direct' });
@@ -88,7 +103,11 @@ describe('sessions', () => {
   it('keeps the session across pages within 30 minutes without events, and starts a new one after', async () => {
     const storage = memoryStore();
     const [first] = await visit('https://app.test/', storage);
-    expect(JSON.parse(storage.data.get(SESSION_KEY)!)).toEqual({ id: first!.session_id, startedAt: T0, lastActivityAt: T0 });
+    expect(JSON.parse(storage.data.get(SESSION_KEY)!)).toEqual({
+      id: first!.session_id,
+      startedAt: T0,
+      lastActivityAt: T0,
+    });
 
     vi.setSystemTime(T0 + 30 * 60_000);
     const [second] = await visit('https://app.test/', storage);
@@ -97,14 +116,30 @@ describe('sessions', () => {
     vi.setSystemTime(T0 + 60 * 60_000 + 1);
     const [third] = await visit('https://app.test/', storage);
     expect(third!.session_id).not.toBe(first!.session_id);
-    expect(JSON.parse(storage.data.get(SESSION_KEY)!)).toMatchObject({ id: third!.session_id, startedAt: T0 + 60 * 60_000 + 1 });
+    expect(JSON.parse(storage.data.get(SESSION_KEY)!)).toMatchObject({
+      id: third!.session_id,
+      startedAt: T0 + 60 * 60_000 + 1,
+    });
   });
 
   it('still has one session per page when storage is unavailable', async () => {
-    const broken = { getItem: () => { throw new Error('blocked'); }, setItem: () => { throw new Error('blocked'); }, removeItem: () => undefined };
+    const broken = {
+      getItem: () => {
+        throw new Error('blocked');
+      },
+      setItem: () => {
+        throw new Error('blocked');
+      },
+      removeItem: () => undefined,
+    };
     const page = fakePage('https://app.test/');
     const server = fakeHttp();
-    const analytics = createAnalytics({ http: server.http, projectId: 'fieldassist', window: page.win, storage: broken });
+    const analytics = createAnalytics({
+      http: server.http,
+      projectId: 'fieldassist',
+      window: page.win,
+      storage: broken,
+    });
     analytics.log('tap');
     await analytics.flush();
     const [a, b] = server.batches[0]!;

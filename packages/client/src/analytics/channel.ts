@@ -1,6 +1,7 @@
 // Where a visit came from, and the UTM attribution it carried (PLATFORM_API.md section 9).
 
-export type Channel = 'Paid Search' | 'Email' | 'Social' | 'Referral' | 'Display' | 'Affiliate' | 'Organic Search' | 'Direct';
+export type Channel =
+  'Paid Search' | 'Email' | 'Social' | 'Referral' | 'Display' | 'Affiliate' | 'Organic Search' | 'Direct';
 
 export const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term'] as const;
 export type UtmKey = (typeof UTM_KEYS)[number];

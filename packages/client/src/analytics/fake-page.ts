@@ -18,7 +18,8 @@ export function memoryStore(): AnalyticsStorage & { data: Map<string, string> } 
 function listenerSet() {
   const listeners = new Map<string, Set<Listener>>();
   return {
-    addEventListener: (type: string, listener: Listener) => void (listeners.get(type) ?? listeners.set(type, new Set()).get(type)!).add(listener),
+    addEventListener: (type: string, listener: Listener) =>
+      void (listeners.get(type) ?? listeners.set(type, new Set()).get(type)!).add(listener),
     removeEventListener: (type: string, listener: Listener) => void listeners.get(type)?.delete(listener),
     emit: (type: string) => [...(listeners.get(type) ?? [])].forEach((listener) => listener()),
     count: (type: string) => listeners.get(type)?.size ?? 0,
@@ -85,7 +86,9 @@ export function fakeHttp() {
   const state = { fail: null as (() => unknown) | null, hang: false };
   const request = async (req: HttpRequest) => {
     if (state.hang) {
-      return new Promise<never>((_resolve, reject) => req.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+      return new Promise<never>((_resolve, reject) =>
+        req.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+      );
     }
     if (state.fail) throw state.fail();
     batches.push((req.body as { events: AnalyticsEvent[] }).events);

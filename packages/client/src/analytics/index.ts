@@ -41,7 +41,10 @@ export function createAnalytics(options: AnalyticsOptions): AnalyticsClient {
   const keys = storageKeys(projectId);
   const store = safeStorage(options.storage ?? localStorageOf(win));
   const sessionAt = createSessionTracker(store, keys.session, options.random ?? Math.random);
-  const timers = options.timers ?? { setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms), clearTimeout: (h) => globalThis.clearTimeout(h as number) };
+  const timers = options.timers ?? {
+    setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+    clearTimeout: (h) => globalThis.clearTimeout(h as number),
+  };
   const queue = createEventQueue({
     store,
     key: keys.queue,
@@ -51,7 +54,12 @@ export function createAnalytics(options: AnalyticsOptions): AnalyticsClient {
       const controller = new AbortController();
       const timeout = timers.setTimeout(() => controller.abort(), SEND_TIMEOUT_MS);
       try {
-        await http.request({ method: 'POST', path: `/analytics/${encodeURIComponent(projectId)}/log`, body: { events }, signal: controller.signal });
+        await http.request({
+          method: 'POST',
+          path: `/analytics/${encodeURIComponent(projectId)}/log`,
+          body: { events },
+          signal: controller.signal,
+        });
       } finally {
         timers.clearTimeout(timeout);
       }
@@ -123,5 +131,12 @@ export function createAnalytics(options: AnalyticsOptions): AnalyticsClient {
   };
 }
 
-export type { AnalyticsClient, AnalyticsEvent, AnalyticsOptions, AnalyticsStorage, AnalyticsTimers, AnalyticsWindow } from './types.js';
+export type {
+  AnalyticsClient,
+  AnalyticsEvent,
+  AnalyticsOptions,
+  AnalyticsStorage,
+  AnalyticsTimers,
+  AnalyticsWindow,
+} from './types.js';
 export type { Channel } from './channel.js';

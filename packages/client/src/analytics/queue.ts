@@ -26,7 +26,11 @@ function isRefusal(error: unknown): boolean {
 function loadQueue(store: SafeStorage, key: string): AnalyticsEvent[] {
   const stored = store.read(key);
   if (!Array.isArray(stored)) return [];
-  return stored.filter((event): event is AnalyticsEvent => typeof event === 'object' && event !== null && typeof event.type === 'string').slice(-MAX_QUEUED);
+  return stored
+    .filter(
+      (event): event is AnalyticsEvent => typeof event === 'object' && event !== null && typeof event.type === 'string',
+    )
+    .slice(-MAX_QUEUED);
 }
 
 export function createEventQueue({ send, store, key, timers }: EventQueueOptions) {

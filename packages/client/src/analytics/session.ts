@@ -48,7 +48,11 @@ interface Session {
 
 function isSession(value: unknown): value is Session {
   const session = value as Session | null;
-  return typeof session?.id === 'string' && typeof session.startedAt === 'number' && typeof session.lastActivityAt === 'number';
+  return (
+    typeof session?.id === 'string' &&
+    typeof session.startedAt === 'number' &&
+    typeof session.lastActivityAt === 'number'
+  );
 }
 
 /** `sess_<ms>_<8 base36 characters>`. */

@@ -51,7 +51,8 @@ export function createAccountMethods(ctx: AuthContext): AccountMethods {
       });
       const user = await completeSignIn(ctx, body);
       // The token is spent: keep it out of the address bar, history and referrers.
-      if (fromUrl && ctx.win) ctx.win.history.replaceState(ctx.win.history.state, '', withoutParams(ctx.win.location.href, [fromUrl.param]));
+      if (fromUrl && ctx.win)
+        ctx.win.history.replaceState(ctx.win.history.state, '', withoutParams(ctx.win.location.href, [fromUrl.param]));
       return user;
     },
     async sendPasswordResetEmail(email, options) {
@@ -64,14 +65,23 @@ export function createAccountMethods(ctx: AuthContext): AccountMethods {
     },
     async changePassword(oldPassword, newPassword) {
       const token = await validToken();
-      await api.call('/password/change', { method: 'POST', body: { oldPassword, newPassword }, token, fallback: 'Failed to change password' });
+      await api.call('/password/change', {
+        method: 'POST',
+        body: { oldPassword, newPassword },
+        token,
+        fallback: 'Failed to change password',
+      });
     },
     async sendEmailVerification() {
       const token = await validToken();
       await api.call('/email/verify/send', { method: 'POST', token, fallback: 'Failed to send verification email' });
     },
     async verifyEmail(token) {
-      await api.call('/email/verify', { method: 'POST', body: { token, projectId }, fallback: 'Failed to verify email' });
+      await api.call('/email/verify', {
+        method: 'POST',
+        body: { token, projectId },
+        fallback: 'Failed to verify email',
+      });
       const accessToken = session.tokens?.access_token;
       if (accessToken) {
         const { user } = await api.fetchUser(accessToken); // picks up emailVerified
@@ -80,14 +90,24 @@ export function createAccountMethods(ctx: AuthContext): AccountMethods {
     },
     async deleteAccount() {
       const token = await validToken();
-      await api.call('/account', { method: 'DELETE', token, fallback: 'Failed to delete account', codeWithoutServerCode: deleteCodeFor });
+      await api.call('/account', {
+        method: 'DELETE',
+        token,
+        fallback: 'Failed to delete account',
+        codeWithoutServerCode: deleteCodeFor,
+      });
       session.clear();
     },
     async getAvailableProviders() {
       try {
-        const body = await api.call<{ providers?: unknown }>('/providers', { query: { projectId }, fallback: 'Failed to load providers' });
+        const body = await api.call<{ providers?: unknown }>('/providers', {
+          query: { projectId },
+          fallback: 'Failed to load providers',
+        });
         const providers = body?.providers;
-        return Array.isArray(providers) && providers.every((p) => typeof p === 'string') ? providers : [...DEFAULT_PROVIDERS];
+        return Array.isArray(providers) && providers.every((p) => typeof p === 'string')
+          ? providers
+          : [...DEFAULT_PROVIDERS];
       } catch {
         return [...DEFAULT_PROVIDERS];
       }

@@ -58,7 +58,12 @@ export function createAuthApi(baseUrl: string, fetchImpl: FetchLike): AuthApi {
       throw authNetworkError(error);
     }
     if (!response.ok) {
-      throw authErrorFromResponse(response.status, await readErrorBody(response), options.fallback, options.codeWithoutServerCode);
+      throw authErrorFromResponse(
+        response.status,
+        await readErrorBody(response),
+        options.fallback,
+        options.codeWithoutServerCode,
+      );
     }
     try {
       return (isJson(response) ? await response.json() : undefined) as T;

@@ -1,6 +1,14 @@
 // The public surface of `client.auth`. Every failure is a FieldAssistAuthError whose `code`
 // is one of SPEC.md §8 and whose `userMessage` is the matching text.
-import type { AuthProvider, AuthState, AuthStateListener, AuthUser, RedirectOptions, SignUpData, TokenSet } from './types.js';
+import type {
+  AuthProvider,
+  AuthState,
+  AuthStateListener,
+  AuthUser,
+  RedirectOptions,
+  SignUpData,
+  TokenSet,
+} from './types.js';
 
 export interface AuthClient {
   /** Headless only. Creates the account and signs in; resolves with the user. */
@@ -35,7 +43,10 @@ export interface AuthClient {
   /** The access token, refreshed first if it expires within 30 s; null when signed out. */
   getValidToken(): Promise<string | null>;
   /** Uses tokens obtained elsewhere (deep link, test); `issued_at` defaults to now. */
-  setSession(tokens: Omit<TokenSet, 'issued_at'> & { issued_at?: number }, options?: { persist?: boolean }): Promise<AuthUser | null>;
+  setSession(
+    tokens: Omit<TokenSet, 'issued_at'> & { issued_at?: number },
+    options?: { persist?: boolean },
+  ): Promise<AuthUser | null>;
   sendMagicLink(email: string, options?: RedirectOptions): Promise<void>;
   /** Token from the argument, else the page's `magic_token` or `token` parameter. */
   verifyMagicLink(token?: string): Promise<AuthUser>;

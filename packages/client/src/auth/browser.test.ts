@@ -12,7 +12,10 @@ const KEY = 'blink_tokens_fieldassist';
 
 function server() {
   return fakeAuthServer({
-    'GET /api/auth/me': (_body, headers) => (headers.Authorization === 'Bearer bad' ? { status: 401, body: { code: 'INVALID_TOKEN' } } : { body: { user: alice } }),
+    'GET /api/auth/me': (_body, headers) =>
+      headers.Authorization === 'Bearer bad'
+        ? { status: 401, body: { code: 'INVALID_TOKEN' } }
+        : { body: { user: alice } },
     'POST /api/auth/refresh': () => ({ body: tokenBody(2) }),
     'POST /api/auth/signin/magic/verify': () => ({ body: { ...tokenBody(3), user: alice } }),
     'POST /api/auth/signout': () => ({ body: { success: true } }),
@@ -36,18 +39,29 @@ afterEach(() => {
 
 describe('start-up in a browser', () => {
   it('takes tokens from the URL, cleans the address bar before any request, persists them', async () => {
-    const { win, storage, api, client } = start('http://app.test/dash?tab=2&access_token=at1&refresh_token=rt1&state=s&expires_in=5#h');
+    const { win, storage, api, client } = start(
+      'http://app.test/dash?tab=2&access_token=at1&refresh_token=rt1&state=s&expires_in=5#h',
+    );
     expect(client.getState().isLoading).toBe(true);
     await client.ready();
     expect(win.history.replaceState).toHaveBeenCalledWith(null, '', 'http://app.test/dash?tab=2#h');
     expect(win.history.replaceState.mock.invocationCallOrder[0]).toBeLessThan(api.fetch.mock.invocationCallOrder[0]!);
-    expect(JSON.parse(storage.data.get(KEY)!)).toMatchObject({ access_token: 'at1', refresh_token: 'rt1', expires_in: 900, refresh_expires_in: 2_592_000 });
+    expect(JSON.parse(storage.data.get(KEY)!)).toMatchObject({
+      access_token: 'at1',
+      refresh_token: 'rt1',
+      expires_in: 900,
+      refresh_expires_in: 2_592_000,
+    });
     expect(client.getState()).toEqual({ user: alice, isLoading: false, isAuthenticated: true });
     expect(await client.me()).toEqual(alice);
   });
 
   it('takes tokens returned with the state this tab sent, and forgets that state', async () => {
-    const { win, client } = start('http://app.test/?access_token=at1&refresh_token=rt1&state=s1', {}, { oauthState: 's1' });
+    const { win, client } = start(
+      'http://app.test/?access_token=at1&refresh_token=rt1&state=s1',
+      {},
+      { oauthState: 's1' },
+    );
     await client.ready();
     expect(client.getState().isAuthenticated).toBe(true);
     expect(win.sessionStorage.data.has('blink_oauth_state')).toBe(false);
@@ -55,13 +69,20 @@ describe('start-up in a browser', () => {
 
   it('refuses tokens returned with another state than the one this tab sent (VERIFICATION_FAILED State mismatch)', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { win, storage, api, client } = start('http://app.test/dash?access_token=forged&refresh_token=rt&state=theirs', {}, { oauthState: 'mine' });
+    const { win, storage, api, client } = start(
+      'http://app.test/dash?access_token=forged&refresh_token=rt&state=theirs',
+      {},
+      { oauthState: 'mine' },
+    );
     await client.ready();
     expect(client.getState()).toEqual({ user: null, isLoading: false, isAuthenticated: false });
     expect(win.location.href).toBe('http://app.test/dash');
     expect(storage.data.has(KEY)).toBe(false);
     expect(api.calls).toEqual([]);
-    expect(errors).toHaveBeenCalledWith('Auth start-up failed:', expect.objectContaining({ code: 'VERIFICATION_FAILED', message: 'State mismatch' }));
+    expect(errors).toHaveBeenCalledWith(
+      'Auth start-up failed:',
+      expect.objectContaining({ code: 'VERIFICATION_FAILED', message: 'State mismatch' }),
+    );
   });
 
   it('login goes to the hosted page with redirect_url, project_id, a fresh state kept for the return, and the provider when one is chosen', async () => {
@@ -84,7 +105,10 @@ describe('start-up in a browser', () => {
 
   it('restores stored tokens, and refreshes when /me refuses them', async () => {
     const storage = memoryStorage();
-    storage.data.set(KEY, JSON.stringify({ ...tokenBody(1), access_token: 'bad', issued_at: Math.floor(Date.now() / 1000) }));
+    storage.data.set(
+      KEY,
+      JSON.stringify({ ...tokenBody(1), access_token: 'bad', issued_at: Math.floor(Date.now() / 1000) }),
+    );
     const { client, api } = start('http://app.test/', { storage });
     await client.ready();
     expect(api.calls.map((c) => c.key)).toEqual(['GET /api/auth/me', 'POST /api/auth/refresh', 'GET /api/auth/me']);
@@ -104,11 +128,18 @@ describe('start-up in a browser', () => {
 
   it('uses a parent window’s tokens (trusted origin, from the parent only) without persisting them', async () => {
     const { win, parent, storage, client } = start('http://app.test/', {}, { embedded: true });
-    expect(parent.postMessage).toHaveBeenCalledWith({ type: 'BLINK_REQUEST_AUTH_TOKENS', projectId: 'fieldassist' }, '*');
+    expect(parent.postMessage).toHaveBeenCalledWith(
+      { type: 'BLINK_REQUEST_AUTH_TOKENS', projectId: 'fieldassist' },
+      '*',
+    );
     const tokens = { ...tokenBody(7), issued_at: Math.floor(Date.now() / 1000) };
     win.emit('message', { origin: 'https://evil.test', source: parent, data: { type: 'BLINK_AUTH_TOKENS', tokens } });
     win.emit('message', { origin: BASE, source: {}, data: { type: 'BLINK_AUTH_TOKENS', tokens } });
-    win.emit('message', { origin: 'http://localhost:3001', source: parent, data: { type: 'BLINK_AUTH_TOKENS', tokens } });
+    win.emit('message', {
+      origin: 'http://localhost:3001',
+      source: parent,
+      data: { type: 'BLINK_AUTH_TOKENS', tokens },
+    });
     await client.ready();
     expect(await client.getValidToken()).toBe('at7');
     expect(storage.setItem).not.toHaveBeenCalled();
@@ -124,7 +155,10 @@ describe('cross-tab sync', () => {
     const states: boolean[] = [];
     client.onAuthStateChanged((s) => states.push(s.isAuthenticated));
     win.emit('storage', { key: 'other', newValue: 'x' });
-    win.emit('storage', { key: KEY, newValue: JSON.stringify({ ...tokenBody(5), issued_at: Math.floor(Date.now() / 1000) }) });
+    win.emit('storage', {
+      key: KEY,
+      newValue: JSON.stringify({ ...tokenBody(5), issued_at: Math.floor(Date.now() / 1000) }),
+    });
     await vi.waitFor(() => expect(client.isAuthenticated()).toBe(true));
     expect(await client.getValidToken()).toBe('at5');
     expect(storage.setItem).not.toHaveBeenCalled();
@@ -140,7 +174,10 @@ describe('magic link and logout', () => {
     const { win, api, client } = start('http://app.test/welcome?magic_token=mt_1&tab=1');
     await client.ready();
     expect(await client.verifyMagicLink()).toEqual(alice);
-    expect(api.calls.at(-1)).toMatchObject({ key: 'POST /api/auth/signin/magic/verify', body: { token: 'mt_1', projectId: 'fieldassist' } });
+    expect(api.calls.at(-1)).toMatchObject({
+      key: 'POST /api/auth/signin/magic/verify',
+      body: { token: 'mt_1', projectId: 'fieldassist' },
+    });
     expect(win.location.href).toBe('http://app.test/welcome?tab=1');
   });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { errorFromResponse, FieldAssistAuthError, FieldAssistError, FieldAssistNetworkError, FieldAssistValidationError, networkError } from '../errors.js';
+import {
+  errorFromResponse,
+  FieldAssistAuthError,
+  FieldAssistError,
+  FieldAssistNetworkError,
+  FieldAssistValidationError,
+  networkError,
+} from '../errors.js';
 import { AUTH_ERROR_MESSAGES, defaultAuthMessage, mapServerAuthCode } from './error-codes.js';
 import { authErrorFromResponse, authNetworkError, headlessOnly } from './errors.js';
 
@@ -32,7 +39,13 @@ describe('auth errors from answers', () => {
     const e = authErrorFromResponse(409, body, 'Sign up failed');
     expect(e).toBeInstanceOf(FieldAssistAuthError);
     expect(e).toBeInstanceOf(FieldAssistError);
-    expect(e).toMatchObject({ name: 'FieldAssistAuthError', code: 'EMAIL_ALREADY_EXISTS', status: 409, details: body, retryable: false });
+    expect(e).toMatchObject({
+      name: 'FieldAssistAuthError',
+      code: 'EMAIL_ALREADY_EXISTS',
+      status: 409,
+      details: body,
+      retryable: false,
+    });
     expect(e.userMessage).toBe('An account with this email already exists.');
     expect(authErrorFromResponse(400, { message: 'm', code: 'WEAK_PASSWORD' }, 'f').message).toBe('m');
     expect(authErrorFromResponse(500, { error: { nested: true } }, 'f').message).toBe('f');
@@ -52,12 +65,20 @@ describe('auth errors from answers', () => {
 
   it('a failed fetch is NETWORK_ERROR "Network request failed: ..." with status 0', () => {
     const e = authNetworkError(new TypeError('fetch failed'));
-    expect(e).toMatchObject({ code: 'NETWORK_ERROR', status: 0, message: 'Network request failed: fetch failed', retryable: true });
+    expect(e).toMatchObject({
+      code: 'NETWORK_ERROR',
+      status: 0,
+      message: 'Network request failed: fetch failed',
+      retryable: true,
+    });
     expect(e.userMessage).toBe('Network error. Please check your connection and try again.');
   });
 
   it('headless-only methods say so with INVALID_CREDENTIALS', () => {
-    expect(headlessOnly('signUp')).toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'signUp is only available in headless mode' });
+    expect(headlessOnly('signUp')).toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+      message: 'signUp is only available in headless mode',
+    });
   });
 });
 
@@ -71,6 +92,10 @@ describe('HTTP core mapping', () => {
     expect(forbidden).toBeInstanceOf(FieldAssistNetworkError);
     expect(forbidden).toMatchObject({ status: 403, code: 'FORBIDDEN', retryable: false });
     expect(errorFromResponse(429, { code: 'RATE_LIMITED' }).retryable).toBe(true);
-    expect(networkError(new Error('down'))).toMatchObject({ name: 'FieldAssistNetworkError', status: 0, retryable: true });
+    expect(networkError(new Error('down'))).toMatchObject({
+      name: 'FieldAssistNetworkError',
+      status: 0,
+      retryable: true,
+    });
   });
 });

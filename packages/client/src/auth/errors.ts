@@ -21,8 +21,14 @@ export function authErrorFromResponse(
 ): FieldAssistAuthError {
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-  const code = fields.code === undefined && codeWithoutServerCode ? codeWithoutServerCode(status) : mapServerAuthCode(fields.code);
-  return new FieldAssistAuthError({ code, message: text(fields.error) ?? text(fields.message) ?? fallback, status, details: body });
+  const code =
+    fields.code === undefined && codeWithoutServerCode ? codeWithoutServerCode(status) : mapServerAuthCode(fields.code);
+  return new FieldAssistAuthError({
+    code,
+    message: text(fields.error) ?? text(fields.message) ?? fallback,
+    status,
+    details: body,
+  });
 }
 
 /** The request never got an answer (fetch threw, or the success body was unreadable). */

@@ -17,7 +17,12 @@ function hostedPage(baseUrl: string): URL {
  * chosen, SPEC.md section 2), where R loses its own `redirect_url` and `redirect` parameters
  * so repeated sign-ins do not nest.
  */
-export function buildLoginUrl(baseUrl: string, projectId: string, redirectUrl: string, { state, provider }: { state: string; provider?: string }): string {
+export function buildLoginUrl(
+  baseUrl: string,
+  projectId: string,
+  redirectUrl: string,
+  { state, provider }: { state: string; provider?: string },
+): string {
   let target = redirectUrl;
   try {
     const parsed = new URL(redirectUrl);

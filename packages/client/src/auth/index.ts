@@ -46,7 +46,12 @@ export function createAuth(options: CreateAuthOptions): AuthClient {
     } catch {
       // Storage refused (a sandboxed frame): the return is then taken without the check.
     }
-    win.location.href = buildLoginUrl(options.baseUrl, options.projectId, nextUrl ?? config.redirectUrl ?? win.location.href, { state, provider });
+    win.location.href = buildLoginUrl(
+      options.baseUrl,
+      options.projectId,
+      nextUrl ?? config.redirectUrl ?? win.location.href,
+      { state, provider },
+    );
   };
   const session = createSession(api, store, () => {
     if (config.authRequired) login();
@@ -78,11 +83,15 @@ export function createAuth(options: CreateAuthOptions): AuthClient {
         unsubscribe();
         outcome();
       };
-      const timer = setTimeout(() => settle(() => reject(authError('AUTH_TIMEOUT', 'Authentication timeout - no user available'))), ME_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => settle(() => reject(authError('AUTH_TIMEOUT', 'Authentication timeout - no user available'))),
+        ME_TIMEOUT_MS,
+      );
       const check = () => {
         const user = session.user;
         if (user) settle(() => resolve(user));
-        else if (initialized && !session.state().isLoading) settle(() => reject(authError('INVALID_CREDENTIALS', 'Not authenticated')));
+        else if (initialized && !session.state().isLoading)
+          settle(() => reject(authError('INVALID_CREDENTIALS', 'Not authenticated')));
       };
       unsubscribe = session.subscribe(check);
       void ready.then(check);
@@ -94,7 +103,9 @@ export function createAuth(options: CreateAuthOptions): AuthClient {
     if (ended?.refresh_token) {
       // Our server revokes the session (the published SDK only forgets it locally). No bearer:
       // the refresh token names the session, and a stale access token would get the call refused.
-      await api.call('/signout', { method: 'POST', body: { refresh_token: ended.refresh_token }, fallback: 'Sign out failed' }).catch(() => undefined);
+      await api
+        .call('/signout', { method: 'POST', body: { refresh_token: ended.refresh_token }, fallback: 'Sign out failed' })
+        .catch(() => undefined);
     }
     if (redirectUrl && win) win.location.href = redirectUrl;
   };
@@ -111,7 +122,9 @@ export function createAuth(options: CreateAuthOptions): AuthClient {
     async updateMe(updates) {
       const token = await session.getValidToken();
       if (!token) throw noAccessToken();
-      const user = userOf(await api.call('/me', { method: 'PATCH', body: updates, token, fallback: 'Failed to update user' }));
+      const user = userOf(
+        await api.call('/me', { method: 'PATCH', body: updates, token, fallback: 'Failed to update user' }),
+      );
       if (!user) throw authError('NETWORK_ERROR', 'Invalid response format: no user');
       session.setUser(user);
       return user;

@@ -74,7 +74,8 @@ async function sessionFromUrl(ctx: InitContext, win: Window): Promise<boolean> {
     // A sandboxed frame may refuse; the session is still good.
   }
   const sentState = takeSentState(win);
-  if (returnedState && sentState && returnedState !== sentState) throw authError('VERIFICATION_FAILED', 'State mismatch');
+  if (returnedState && sentState && returnedState !== sentState)
+    throw authError('VERIFICATION_FAILED', 'State mismatch');
   await ctx.session.apply(tokens, { persist: true });
   return true;
 }

@@ -10,7 +10,12 @@ function start(mode: 'headless' | 'managed' = 'headless', options: { embedded?: 
   const { win } = fakeWindow('http://app.test/jobs', options);
   installWindow(win);
   const api = fakeAuthServer({ 'GET /api/auth/me': () => ({ body: { user: alice } }) });
-  const client = createAuth({ projectId: 'fieldassist', baseUrl: BASE, fetch: api.fetch, auth: { mode, storage: memoryStorage() } });
+  const client = createAuth({
+    projectId: 'fieldassist',
+    baseUrl: BASE,
+    fetch: api.fetch,
+    auth: { mode, storage: memoryStorage() },
+  });
   return { win, api, client };
 }
 
@@ -22,7 +27,12 @@ function lastPopup(win: ReturnType<typeof start>['win']) {
   return { url, popup, params, post };
 }
 
-const tokensMessage = (state: string, projectId = 'fieldassist') => ({ type: 'BLINK_AUTH_TOKENS', ...tokenBody(1), projectId, state });
+const tokensMessage = (state: string, projectId = 'fieldassist') => ({
+  type: 'BLINK_AUTH_TOKENS',
+  ...tokenBody(1),
+  projectId,
+  state,
+});
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -34,7 +44,13 @@ describe('popup sign-in', () => {
     const { win, client } = start();
     const pending = client.signInWithGoogle();
     const { params, popup, post } = lastPopup(win);
-    expect(params).toMatchObject({ provider: 'google', project_id: 'fieldassist', mode: 'popup', redirect_url: 'http://app.test', opener_origin: 'http://app.test' });
+    expect(params).toMatchObject({
+      provider: 'google',
+      project_id: 'fieldassist',
+      mode: 'popup',
+      redirect_url: 'http://app.test',
+      opener_origin: 'http://app.test',
+    });
     expect(params.state).toMatch(/^[0-9a-f]{32}$/);
     expect(win.sessionStorage.data.get('blink_oauth_state')).toBe(params.state);
     post(tokensMessage(params.state!), 'https://evil.test'); // ignored: untrusted origin
@@ -50,7 +66,11 @@ describe('popup sign-in', () => {
     const { win, client } = start();
     const pending = client.signInWithProvider('github');
     lastPopup(win).post({ ...tokensMessage('0'.repeat(32)) });
-    await expect(pending).rejects.toMatchObject({ name: 'FieldAssistAuthError', code: 'VERIFICATION_FAILED', message: 'State mismatch' });
+    await expect(pending).rejects.toMatchObject({
+      name: 'FieldAssistAuthError',
+      code: 'VERIFICATION_FAILED',
+      message: 'State mismatch',
+    });
     const second = client.signInWithProvider('github');
     lastPopup(win).post({ ...tokensMessage(''), state: undefined });
     await expect(second).rejects.toMatchObject({ message: 'State mismatch' });
@@ -68,21 +88,35 @@ describe('popup sign-in', () => {
   it('passes on the page’s BLINK_AUTH_ERROR with the mapped code', async () => {
     const { win, client } = start();
     const pending = client.signInWithApple();
-    lastPopup(win).post({ type: 'BLINK_AUTH_ERROR', code: 'auth/popup-closed-by-user', message: 'User closed the window' });
-    await expect(pending).rejects.toMatchObject({ code: 'POPUP_CANCELED', message: 'User closed the window', userMessage: 'Sign-in was canceled. Please try again.' });
+    lastPopup(win).post({
+      type: 'BLINK_AUTH_ERROR',
+      code: 'auth/popup-closed-by-user',
+      message: 'User closed the window',
+    });
+    await expect(pending).rejects.toMatchObject({
+      code: 'POPUP_CANCELED',
+      message: 'User closed the window',
+      userMessage: 'Sign-in was canceled. Please try again.',
+    });
   });
 
   it('a closed popup is POPUP_CANCELED within a second; no answer in 30 s is AUTH_TIMEOUT', async () => {
     vi.useFakeTimers();
     const { win, client } = start();
     const closed = client.signInWithGoogle();
-    const closedResult = expect(closed).rejects.toMatchObject({ code: 'POPUP_CANCELED', message: 'Authentication was canceled' });
+    const closedResult = expect(closed).rejects.toMatchObject({
+      code: 'POPUP_CANCELED',
+      message: 'Authentication was canceled',
+    });
     lastPopup(win).popup.closed = true;
     await vi.advanceTimersByTimeAsync(1_000);
     await closedResult;
 
     const silent = client.signInWithGoogle();
-    const silentResult = expect(silent).rejects.toMatchObject({ code: 'AUTH_TIMEOUT', message: 'Authentication timed out' });
+    const silentResult = expect(silent).rejects.toMatchObject({
+      code: 'AUTH_TIMEOUT',
+      message: 'Authentication timed out',
+    });
     await vi.advanceTimersByTimeAsync(29_999);
     expect(lastPopup(win).popup.closed).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -93,7 +127,10 @@ describe('popup sign-in', () => {
   it('a blocked popup is POPUP_CANCELED "Popup was blocked"', async () => {
     const { win, client } = start();
     win.blockPopups = true;
-    await expect(client.signInWithGoogle()).rejects.toMatchObject({ code: 'POPUP_CANCELED', message: 'Popup was blocked' });
+    await expect(client.signInWithGoogle()).rejects.toMatchObject({
+      code: 'POPUP_CANCELED',
+      message: 'Popup was blocked',
+    });
   });
 
   it('falls back to a full-page redirect when the popup has no opener, or when embedded', async () => {
@@ -124,7 +161,11 @@ describe('managed mode', () => {
       ['signInWithApple', () => client.signInWithApple()],
       ['signInWithMicrosoft', () => client.signInWithMicrosoft()],
     ] as const) {
-      await expect(call()).rejects.toMatchObject({ name: 'FieldAssistAuthError', code: 'INVALID_CREDENTIALS', message: `${name} is only available in headless mode` });
+      await expect(call()).rejects.toMatchObject({
+        name: 'FieldAssistAuthError',
+        code: 'INVALID_CREDENTIALS',
+        message: `${name} is only available in headless mode`,
+      });
     }
     await client.ready();
     expect(api.calls.filter((c) => c.key !== 'GET /api/auth/me')).toEqual([]);

@@ -67,7 +67,10 @@ export function openAuthPopup(options: PopupOptions): Promise<PopupTokens> {
       }
     };
 
-    const timeout = setTimeout(() => fail(authError('AUTH_TIMEOUT', 'Authentication timed out')), options.timeoutMs ?? POPUP_TIMEOUT_MS);
+    const timeout = setTimeout(
+      () => fail(authError('AUTH_TIMEOUT', 'Authentication timed out')),
+      options.timeoutMs ?? POPUP_TIMEOUT_MS,
+    );
     const closedCheck = setInterval(() => {
       if (popup.closed) fail(authError('POPUP_CANCELED', 'Authentication was canceled'));
     }, options.closedCheckMs ?? POPUP_CLOSED_CHECK_MS);

@@ -13,7 +13,12 @@ export function hasRole(userRole: string | null | undefined, role: string | read
  * roles it inherits (recursively; a role seen twice is skipped, so cycles end), contain
  * '*', 'action.resource' or 'action'. False without a role, a config or a config entry.
  */
-export function can(roles: RoleConfig | undefined, userRole: string | null | undefined, action: string, resource?: string): boolean {
+export function can(
+  roles: RoleConfig | undefined,
+  userRole: string | null | undefined,
+  action: string,
+  resource?: string,
+): boolean {
   if (!roles || !userRole) return false;
   const wanted = resource ? ['*', `${action}.${resource}`, action] : ['*', action];
   const seen = new Set<string>();

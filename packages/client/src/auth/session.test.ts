@@ -11,15 +11,31 @@ const alice: AuthUser = { id: 'u1', email: 'alice@example.com' };
 
 function memoryStorage() {
   const data = new Map<string, string>();
-  return { data, getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), removeItem: (k: string) => void data.delete(k) };
+  return {
+    data,
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => void data.set(k, v),
+    removeItem: (k: string) => void data.delete(k),
+  };
 }
 
 function tokens(overrides: Partial<TokenSet> = {}): TokenSet {
-  return { access_token: 'at1', refresh_token: 'rt1', token_type: 'Bearer', expires_in: 900, refresh_expires_in: 3600, issued_at: nowSeconds(), ...overrides };
+  return {
+    access_token: 'at1',
+    refresh_token: 'rt1',
+    token_type: 'Bearer',
+    expires_in: 900,
+    refresh_expires_in: 3600,
+    issued_at: nowSeconds(),
+    ...overrides,
+  };
 }
 
 /** Refresh answers in order: a token body, or a status to refuse with. */
-function setup(refreshAnswers: (Record<string, unknown> | number)[], me: (token: string) => AuthUser | null = () => alice) {
+function setup(
+  refreshAnswers: (Record<string, unknown> | number)[],
+  me: (token: string) => AuthUser | null = () => alice,
+) {
   const calls: string[] = [];
   const api: AuthApi = {
     async call<T>(path: string, options: { body?: unknown }) {
@@ -43,7 +59,13 @@ function setup(refreshAnswers: (Record<string, unknown> | number)[], me: (token:
   return { calls, storage, session: createSession(api, store, lost), lost };
 }
 
-const renewed = { access_token: 'at2', refresh_token: 'rt2', token_type: 'Bearer', expires_in: 900, refresh_expires_in: 3600 };
+const renewed = {
+  access_token: 'at2',
+  refresh_token: 'rt2',
+  token_type: 'Bearer',
+  expires_in: 900,
+  refresh_expires_in: 3600,
+};
 
 afterEach(() => {
   vi.useRealTimers();
@@ -56,7 +78,10 @@ describe('session', () => {
     session.subscribe((s) => states.push(s.isAuthenticated));
     await session.apply(tokens(), { persist: true, user: alice });
     expect(session.state()).toEqual({ user: alice, isLoading: false, isAuthenticated: true });
-    expect(JSON.parse(storage.data.get('blink_tokens_p')!)).toMatchObject({ access_token: 'at1', refresh_token: 'rt1' });
+    expect(JSON.parse(storage.data.get('blink_tokens_p')!)).toMatchObject({
+      access_token: 'at1',
+      refresh_token: 'rt1',
+    });
     expect(states).toEqual([true]);
   });
 
@@ -153,7 +178,10 @@ describe('session', () => {
     const online = setup([]);
     await online.session.apply(tokens(), { persist: true, user: alice });
     const offlineApi: AuthApi = {
-      call: () => Promise.reject(new FieldAssistAuthError({ code: 'NETWORK_ERROR', message: 'Network request failed', status: 0 })),
+      call: () =>
+        Promise.reject(
+          new FieldAssistAuthError({ code: 'NETWORK_ERROR', message: 'Network request failed', status: 0 }),
+        ),
       fetchUser: () => Promise.resolve({ user: null, status: 0 }),
     };
     const lost = vi.fn();
@@ -170,7 +198,11 @@ describe('session', () => {
   });
 
   it('offline with nothing remembered, or refused when online: no session', async () => {
-    const noUser = createSession({ call: () => Promise.reject(new Error('x')), fetchUser: () => Promise.resolve({ user: null, status: 0 }) }, createTokenStore(setup([]).storage, 'k'), vi.fn());
+    const noUser = createSession(
+      { call: () => Promise.reject(new Error('x')), fetchUser: () => Promise.resolve({ user: null, status: 0 }) },
+      createTokenStore(setup([]).storage, 'k'),
+      vi.fn(),
+    );
     expect(await noUser.validate(tokens())).toBe(false);
     const refused = setup([401], () => null);
     await refused.session.apply(tokens(), { persist: true, user: alice });

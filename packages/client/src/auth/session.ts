@@ -98,7 +98,11 @@ export function createSession(api: AuthApi, store: TokenStore, onSessionLost: ()
     let body: unknown;
     unreachable = false;
     try {
-      body = await api.call('/refresh', { method: 'POST', body: { refresh_token: refreshToken }, fallback: 'Token refresh failed' });
+      body = await api.call('/refresh', {
+        method: 'POST',
+        body: { refresh_token: refreshToken },
+        fallback: 'Token refresh failed',
+      });
     } catch (error) {
       unreachable = error instanceof FieldAssistError && error.code === 'NETWORK_ERROR';
       const rejected = error instanceof FieldAssistError && error.status === 401;

@@ -22,7 +22,13 @@ export async function completeSignIn(ctx: AuthContext, body: unknown): Promise<A
 
 type SignInMethods = Pick<
   AuthClient,
-  'signUp' | 'signInWithEmail' | 'signInWithProvider' | 'signInWithGoogle' | 'signInWithGitHub' | 'signInWithApple' | 'signInWithMicrosoft'
+  | 'signUp'
+  | 'signInWithEmail'
+  | 'signInWithProvider'
+  | 'signInWithGoogle'
+  | 'signInWithGitHub'
+  | 'signInWithApple'
+  | 'signInWithMicrosoft'
 >;
 
 export function createSignInMethods(ctx: AuthContext): SignInMethods {
@@ -41,12 +47,25 @@ export function createSignInMethods(ctx: AuthContext): SignInMethods {
     }
     const origin = win.location.origin;
     const urlFor = (mode: 'popup' | 'redirect') =>
-      buildProviderUrl({ ...ctx, provider, state, mode, redirectUrl: options?.redirectUrl ?? origin, openerOrigin: origin });
+      buildProviderUrl({
+        ...ctx,
+        provider,
+        state,
+        mode,
+        redirectUrl: options?.redirectUrl ?? origin,
+        openerOrigin: origin,
+      });
     if (isEmbedded(win) || win.crossOriginIsolated === true) {
       win.location.href = urlFor('redirect');
       return new Promise<never>(() => undefined); // the page is leaving; tokens come back in the URL
     }
-    const message = await openAuthPopup({ win, urlFor, trustedOrigins: ctx.trustedOrigins, projectId: ctx.projectId, state });
+    const message = await openAuthPopup({
+      win,
+      urlFor,
+      trustedOrigins: ctx.trustedOrigins,
+      projectId: ctx.projectId,
+      state,
+    });
     return completeSignIn(ctx, message);
   };
 
@@ -58,7 +77,11 @@ export function createSignInMethods(ctx: AuthContext): SignInMethods {
   return {
     async signUp(data) {
       requireHeadless('signUp');
-      const body = await ctx.api.call('/signup', { method: 'POST', body: { ...data, projectId: ctx.projectId }, fallback: 'Sign up failed' });
+      const body = await ctx.api.call('/signup', {
+        method: 'POST',
+        body: { ...data, projectId: ctx.projectId },
+        fallback: 'Sign up failed',
+      });
       return completeSignIn(ctx, body);
     },
     async signInWithEmail(email, password) {

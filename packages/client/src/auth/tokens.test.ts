@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isAccessTokenExpired, isRefreshTokenExpired, parseStoredTokens, refreshDelayMs, toTokenSet } from './tokens.js';
+import {
+  isAccessTokenExpired,
+  isRefreshTokenExpired,
+  parseStoredTokens,
+  refreshDelayMs,
+  toTokenSet,
+} from './tokens.js';
 import type { TokenSet } from './types.js';
 
 const T0 = 1_700_000_000;
@@ -56,8 +62,23 @@ describe('proactive refresh delay', () => {
 
 describe('reading token sets', () => {
   it('keeps the five token fields, sets issued_at client-side and drops the rest', () => {
-    const body = { access_token: 'a', refresh_token: 'r', token_type: 'Bearer', expires_in: 900, refresh_expires_in: 60, issued_at: 5, user: { id: 'u' } };
-    expect(toTokenSet(body, T0)).toEqual({ access_token: 'a', refresh_token: 'r', token_type: 'Bearer', expires_in: 900, refresh_expires_in: 60, issued_at: T0 });
+    const body = {
+      access_token: 'a',
+      refresh_token: 'r',
+      token_type: 'Bearer',
+      expires_in: 900,
+      refresh_expires_in: 60,
+      issued_at: 5,
+      user: { id: 'u' },
+    };
+    expect(toTokenSet(body, T0)).toEqual({
+      access_token: 'a',
+      refresh_token: 'r',
+      token_type: 'Bearer',
+      expires_in: 900,
+      refresh_expires_in: 60,
+      issued_at: T0,
+    });
     expect(toTokenSet(body, T0, true)?.issued_at).toBe(5);
     expect(toTokenSet({ access_token: 'a' }, T0)).toEqual({ access_token: 'a', token_type: 'Bearer', issued_at: T0 });
     expect(toTokenSet({ refresh_token: 'r' }, T0)).toBeNull();

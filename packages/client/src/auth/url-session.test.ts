@@ -6,7 +6,9 @@ const T0 = 1_700_000_000;
 
 describe('tokens in the URL', () => {
   it('reads access and refresh token with the assumed lifetimes, ignoring URL lifetimes', () => {
-    expect(tokensFromSearch('?tab=2&access_token=a.b.c&refresh_token=rt_1&expires_in=5&refresh_expires_in=5', T0)).toEqual({
+    expect(
+      tokensFromSearch('?tab=2&access_token=a.b.c&refresh_token=rt_1&expires_in=5&refresh_expires_in=5', T0),
+    ).toEqual({
       access_token: 'a.b.c',
       refresh_token: 'rt_1',
       token_type: 'Bearer',
@@ -17,7 +19,12 @@ describe('tokens in the URL', () => {
   });
 
   it('has no refresh lifetime without a refresh token, and nothing without an access token', () => {
-    expect(tokensFromSearch('?access_token=a', T0)).toEqual({ access_token: 'a', token_type: 'Bearer', expires_in: 900, issued_at: T0 });
+    expect(tokensFromSearch('?access_token=a', T0)).toEqual({
+      access_token: 'a',
+      token_type: 'Bearer',
+      expires_in: 900,
+      issued_at: T0,
+    });
     expect(tokensFromSearch('?refresh_token=r', T0)).toBeNull();
     expect(tokensFromSearch('', T0)).toBeNull();
   });
@@ -44,7 +51,11 @@ describe('tokens in the URL', () => {
 
 describe('hosted page URLs', () => {
   it('login: redirect_url without its own redirect parameters, and the project id', () => {
-    const url = new URL(buildLoginUrl('http://h:3000', 'fieldassist', 'http://h:3000/app?x=1&redirect_url=old&redirect=old', { state: 's' }));
+    const url = new URL(
+      buildLoginUrl('http://h:3000', 'fieldassist', 'http://h:3000/app?x=1&redirect_url=old&redirect=old', {
+        state: 's',
+      }),
+    );
     expect(url.origin + url.pathname).toBe('http://h:3000/auth');
     expect(url.searchParams.get('redirect_url')).toBe('http://h:3000/app?x=1');
     expect(url.searchParams.get('project_id')).toBe('fieldassist');
@@ -52,13 +63,32 @@ describe('hosted page URLs', () => {
 
   it('provider sign-in: provider, project, state, mode, redirect and opener origin', () => {
     const url = new URL(
-      buildProviderUrl({ baseUrl: 'http://h:3000/', projectId: 'p', provider: 'google', state: 's', mode: 'popup', redirectUrl: 'http://app', openerOrigin: 'http://app' }),
+      buildProviderUrl({
+        baseUrl: 'http://h:3000/',
+        projectId: 'p',
+        provider: 'google',
+        state: 's',
+        mode: 'popup',
+        redirectUrl: 'http://app',
+        openerOrigin: 'http://app',
+      }),
     );
     expect(url.pathname).toBe('/auth');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ provider: 'google', project_id: 'p', state: 's', mode: 'popup', redirect_url: 'http://app', opener_origin: 'http://app' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      provider: 'google',
+      project_id: 'p',
+      state: 's',
+      mode: 'popup',
+      redirect_url: 'http://app',
+      opener_origin: 'http://app',
+    });
   });
 
   it('trusts the server origin and localhost 3000/3001 only', () => {
-    expect(trustedOrigins('https://fa.example/base')).toEqual(['https://fa.example', 'http://localhost:3000', 'http://localhost:3001']);
+    expect(trustedOrigins('https://fa.example/base')).toEqual([
+      'https://fa.example',
+      'http://localhost:3000',
+      'http://localhost:3001',
+    ]);
   });
 });

@@ -29,7 +29,12 @@ export function tokensFromSearch(search: string, now: number): TokenSet | null {
   const accessToken = params.get('access_token');
   if (!accessToken) return null;
   const refreshToken = params.get('refresh_token');
-  const tokens: TokenSet = { access_token: accessToken, token_type: 'Bearer', expires_in: URL_ACCESS_LIFETIME_SECONDS, issued_at: now };
+  const tokens: TokenSet = {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: URL_ACCESS_LIFETIME_SECONDS,
+    issued_at: now,
+  };
   if (refreshToken) {
     tokens.refresh_token = refreshToken;
     tokens.refresh_expires_in = URL_REFRESH_LIFETIME_SECONDS;

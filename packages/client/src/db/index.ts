@@ -30,7 +30,10 @@ export function createDb<Tables>(http: HttpCore, projectId: string): DbClient<Ta
       const { data } = await http.request({ method: 'POST', path: `${dbPath}/sql`, body: { query, params } });
       return withCamelRows<SqlResult<T>>(data);
     },
-    async batch<T = Row>(statements: readonly { sql: string; args?: readonly unknown[] }[], mode: 'read' | 'write' = 'write') {
+    async batch<T = Row>(
+      statements: readonly { sql: string; args?: readonly unknown[] }[],
+      mode: 'read' | 'write' = 'write',
+    ) {
       const { data } = await http.request({ method: 'POST', path: `${dbPath}/batch`, body: { statements, mode } });
       const results = (data as { results?: unknown } | null)?.results;
       if (!Array.isArray(results)) throw invalidResponse();

@@ -12,7 +12,11 @@ describe('listToParams', () => {
   it('matches the worked example of PLATFORM_API.md §3.3', () => {
     const params = listToParams({
       where: {
-        OR: [{ userId: 'a', isDone: true }, { AND: [{ c: 3 }, { dueAt: { in: [1, 'x y'] } }] }, { title: { like: '%a+b%' } }],
+        OR: [
+          { userId: 'a', isDone: true },
+          { AND: [{ c: 3 }, { dueAt: { in: [1, 'x y'] } }] },
+          { title: { like: '%a+b%' } },
+        ],
       },
       orderBy: 'createdAt',
     });
@@ -30,8 +34,22 @@ describe('listToParams', () => {
 
   it('sends select, filters, order, limit, offset and cursor', () => {
     expect(
-      listToParams({ select: ['id', 'createdAt'], where: { userId: 'u' }, orderBy: { createdAt: 'desc', title: 'asc' }, limit: 10, offset: 20, cursor: 'c1' }),
-    ).toEqual({ select: 'id,created_at', user_id: 'eq.u', order: 'created_at.desc,title.asc', limit: '10', offset: '20', cursor: 'c1' });
+      listToParams({
+        select: ['id', 'createdAt'],
+        where: { userId: 'u' },
+        orderBy: { createdAt: 'desc', title: 'asc' },
+        limit: 10,
+        offset: 20,
+        cursor: 'c1',
+      }),
+    ).toEqual({
+      select: 'id,created_at',
+      user_id: 'eq.u',
+      order: 'created_at.desc,title.asc',
+      limit: '10',
+      offset: '20',
+      cursor: 'c1',
+    });
     expect(listToParams()).toEqual({ select: '*' });
     expect(listToParams({ limit: 0, offset: 0 })).toEqual({ select: '*', limit: '0', offset: '0' });
   });
@@ -41,14 +59,44 @@ describe('whereToParams', () => {
   it('encodes every operator as col=op.value', () => {
     expect(
       whereToParams({
-        a: 'x', b: 3, c: false, d: { eq: 1 }, e: { neq: 'n' }, f: { gt: 1 }, g: { gte: 2 }, h: { lt: 3 }, i: { lte: 4 },
-        j: { like: 'a%' }, k: { ilike: '%B' }, l: { is: null }, m: { is: true }, n: { is: false }, o: { not: 'done' },
-        p: { in: ['a', 2, true] }, q: { not_in: ['x', 'y'] }, r: { eq: null },
+        a: 'x',
+        b: 3,
+        c: false,
+        d: { eq: 1 },
+        e: { neq: 'n' },
+        f: { gt: 1 },
+        g: { gte: 2 },
+        h: { lt: 3 },
+        i: { lte: 4 },
+        j: { like: 'a%' },
+        k: { ilike: '%B' },
+        l: { is: null },
+        m: { is: true },
+        n: { is: false },
+        o: { not: 'done' },
+        p: { in: ['a', 2, true] },
+        q: { not_in: ['x', 'y'] },
+        r: { eq: null },
       }),
     ).toEqual({
-      a: 'eq.x', b: 'eq.3', c: 'eq.0', d: 'eq.1', e: 'neq.n', f: 'gt.1', g: 'gte.2', h: 'lt.3', i: 'lte.4',
-      j: 'like.a%', k: 'ilike.%B', l: 'is.null', m: 'is.1', n: 'is.0', o: 'not.done',
-      p: 'in.(a,2,1)', q: 'not.in.(x,y)', r: 'eq.null',
+      a: 'eq.x',
+      b: 'eq.3',
+      c: 'eq.0',
+      d: 'eq.1',
+      e: 'neq.n',
+      f: 'gt.1',
+      g: 'gte.2',
+      h: 'lt.3',
+      i: 'lte.4',
+      j: 'like.a%',
+      k: 'ilike.%B',
+      l: 'is.null',
+      m: 'is.1',
+      n: 'is.0',
+      o: 'not.done',
+      p: 'in.(a,2,1)',
+      q: 'not.in.(x,y)',
+      r: 'eq.null',
     });
   });
 
@@ -80,15 +128,22 @@ describe('whereToParams', () => {
 
   it('keeps columns and groups side by side', () => {
     expect(whereToParams({ c: 3, OR: [{ a: 1 }, { b: 2 }], AND: [{ d: 4 }] })).toEqual({
-      c: 'eq.3', or: '(a=eq.1,b=eq.2)', and: '(d=eq.4)',
+      c: 'eq.3',
+      or: '(a=eq.1,b=eq.2)',
+      and: '(d=eq.4)',
     });
-    expect(whereToParams({ OR: [{ a: 1, OR: [{ b: 2 }, { c: 3 }] }] })).toEqual({ or: '(and=(a=eq.1,or=(b=eq.2,c=eq.3)))' });
+    expect(whereToParams({ OR: [{ a: 1, OR: [{ b: 2 }, { c: 3 }] }] })).toEqual({
+      or: '(and=(a=eq.1,or=(b=eq.2,c=eq.3)))',
+    });
   });
 
   it('sends a Date as its ISO string, null as is.null and an array as in', () => {
     const at = new Date('2024-01-02T03:04:05.000Z');
     expect(whereToParams({ createdAt: { gte: at }, updatedAt: at, deletedAt: null, status: ['a', 'b'] })).toEqual({
-      created_at: 'gte.2024-01-02T03:04:05.000Z', updated_at: 'eq.2024-01-02T03:04:05.000Z', deleted_at: 'is.null', status: 'in.(a,b)',
+      created_at: 'gte.2024-01-02T03:04:05.000Z',
+      updated_at: 'eq.2024-01-02T03:04:05.000Z',
+      deleted_at: 'is.null',
+      status: 'in.(a,b)',
     });
   });
 

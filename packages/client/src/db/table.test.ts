@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../client.js';
 import type { FetchLike } from '../http.js';
 
-type Sent = { method: string; path: string; query: Record<string, string>; headers: Record<string, string>; body: unknown };
+type Sent = {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: unknown;
+};
 
 function recordingClient(answer: (sent: Sent) => Response = () => json([{ id: 'r1', user_id: 'u' }])) {
   const sent: Sent[] = [];
@@ -29,7 +35,11 @@ function json(body: unknown, headers: Record<string, string> = {}) {
 }
 
 const PATH = '/api/db/p1/rest/v1/todo_items';
-const REPRESENTATION = { 'Content-Type': 'application/json', Authorization: 'Bearer sk', Prefer: 'return=representation' };
+const REPRESENTATION = {
+  'Content-Type': 'application/json',
+  Authorization: 'Bearer sk',
+  Prefer: 'return=representation',
+};
 const PLAIN = { 'Content-Type': 'application/json', Authorization: 'Bearer sk' };
 
 describe('table requests', () => {
@@ -49,7 +59,12 @@ describe('table requests', () => {
     const { sent, db } = recordingClient();
     await db.table('todoItems').upsert({ id: 'x' });
     await db.table('todoItems').upsertMany([{ userId: 'u' }], { onConflict: 'userId', returning: false });
-    expect(sent[0]).toMatchObject({ method: 'POST', query: { on_conflict: 'id' }, headers: REPRESENTATION, body: { id: 'x' } });
+    expect(sent[0]).toMatchObject({
+      method: 'POST',
+      query: { on_conflict: 'id' },
+      headers: REPRESENTATION,
+      body: { id: 'x' },
+    });
     expect(sent[1]).toMatchObject({ query: { on_conflict: 'user_id' }, headers: PLAIN });
   });
 
@@ -61,15 +76,34 @@ describe('table requests', () => {
 
   it('update: PATCH ?id=eq.<id>; an empty answer throws Record with id … not found', async () => {
     const { sent, db } = recordingClient(() => json([]));
-    const error = await db.table('todoItems').update('t1', { isDone: true }).catch((e: unknown) => e);
-    expect(sent[0]).toMatchObject({ method: 'PATCH', query: { id: 'eq.t1' }, headers: REPRESENTATION, body: { is_done: true } });
-    expect(error).toMatchObject({ name: 'FieldAssistError', message: 'Record with id t1 not found', code: 'NOT_FOUND', status: 404 });
+    const error = await db
+      .table('todoItems')
+      .update('t1', { isDone: true })
+      .catch((e: unknown) => e);
+    expect(sent[0]).toMatchObject({
+      method: 'PATCH',
+      query: { id: 'eq.t1' },
+      headers: REPRESENTATION,
+      body: { is_done: true },
+    });
+    expect(error).toMatchObject({
+      name: 'FieldAssistError',
+      message: 'Record with id t1 not found',
+      code: 'NOT_FOUND',
+      status: 404,
+    });
   });
 
   it('updateMany: one PATCH per row, id moved from the body to the query', async () => {
     const { sent, db } = recordingClient();
-    await db.table('todoItems').updateMany([{ id: 'a', title: 'A' }, { id: 'b', title: 'B' }]);
-    expect(sent.map((s) => [s.method, s.query.id, s.body])).toEqual([['PATCH', 'eq.a', { title: 'A' }], ['PATCH', 'eq.b', { title: 'B' }]]);
+    await db.table('todoItems').updateMany([
+      { id: 'a', title: 'A' },
+      { id: 'b', title: 'B' },
+    ]);
+    expect(sent.map((s) => [s.method, s.query.id, s.body])).toEqual([
+      ['PATCH', 'eq.a', { title: 'A' }],
+      ['PATCH', 'eq.b', { title: 'B' }],
+    ]);
   });
 
   it('delete and deleteMany: DELETE without Prefer; deleteMany sends select=* and the filters', async () => {
@@ -84,7 +118,11 @@ describe('table requests', () => {
     const { sent, db } = recordingClient(() => json([{ id: 'a' }], { 'Content-Range': '0-0/137' }));
     expect(await db.table('todoItems').count({ where: { userId: 'u' } })).toBe(137);
     expect(await db.table('todoItems').exists({ where: { userId: 'u' } })).toBe(true);
-    expect(sent[0]).toMatchObject({ method: 'GET', query: { select: 'id', user_id: 'eq.u' }, headers: { ...PLAIN, Prefer: 'count=exact' } });
+    expect(sent[0]).toMatchObject({
+      method: 'GET',
+      query: { select: 'id', user_id: 'eq.u' },
+      headers: { ...PLAIN, Prefer: 'count=exact' },
+    });
   });
 
   it('count falls back to the page length without a usable Content-Range', async () => {
@@ -94,16 +132,29 @@ describe('table requests', () => {
 
   it('sql and batch: POST /sql {query, params} and /batch {statements, mode}', async () => {
     const { sent, db } = recordingClient((s) =>
-      s.path.endsWith('/sql') ? json({ rows: [{ user_id: 'u' }], columns: ['user_id'], rowCount: 1 }) : json({ results: [{ rows: [{ a_b: 1 }], columns: ['a_b'], rowCount: 1 }], success: true }),
+      s.path.endsWith('/sql')
+        ? json({ rows: [{ user_id: 'u' }], columns: ['user_id'], rowCount: 1 })
+        : json({ results: [{ rows: [{ a_b: 1 }], columns: ['a_b'], rowCount: 1 }], success: true }),
     );
     expect((await db.sql('SELECT * FROM t WHERE user_id = ?', ['u'])).rows).toEqual([{ userId: 'u' }]);
     expect((await db.batch([{ sql: 'SELECT 1', args: [] }])).results[0]?.rows).toEqual([{ aB: 1 }]);
-    expect(sent[0]).toMatchObject({ method: 'POST', path: '/api/db/p1/sql', body: { query: 'SELECT * FROM t WHERE user_id = ?', params: ['u'] } });
-    expect(sent[1]).toMatchObject({ method: 'POST', path: '/api/db/p1/batch', body: { statements: [{ sql: 'SELECT 1', args: [] }], mode: 'write' } });
+    expect(sent[0]).toMatchObject({
+      method: 'POST',
+      path: '/api/db/p1/sql',
+      body: { query: 'SELECT * FROM t WHERE user_id = ?', params: ['u'] },
+    });
+    expect(sent[1]).toMatchObject({
+      method: 'POST',
+      path: '/api/db/p1/batch',
+      body: { statements: [{ sql: 'SELECT 1', args: [] }], mode: 'write' },
+    });
   });
 
   it('a batch answer without a results array is an Invalid response format error', async () => {
     const { db } = recordingClient(() => json({ success: true }));
-    await expect(db.batch([{ sql: 'SELECT 1' }])).rejects.toMatchObject({ message: 'Invalid response format', code: 'INVALID_RESPONSE' });
+    await expect(db.batch([{ sql: 'SELECT 1' }])).rejects.toMatchObject({
+      message: 'Invalid response format',
+      code: 'INVALID_RESPONSE',
+    });
   });
 });

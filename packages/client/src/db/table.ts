@@ -65,7 +65,12 @@ export function createTable<R>(http: HttpCore, projectId: string, name: string):
   };
 
   const update = async (id: string, data: RowInput<R>, options?: WriteOptions): Promise<R> => {
-    const { data: result } = await call({ method: 'PATCH', query: { id: `eq.${id}` }, body: data, headers: preferFor(options) });
+    const { data: result } = await call({
+      method: 'PATCH',
+      query: { id: `eq.${id}` },
+      body: data,
+      headers: preferFor(options),
+    });
     const row = firstRow(result);
     if (row !== undefined) return row as R;
     if (options?.returning === false) return { ...data, id } as unknown as R;

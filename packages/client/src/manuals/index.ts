@@ -18,7 +18,8 @@ const canShowProgress = () => typeof XMLHttpRequest !== 'undefined';
 
 function uploaded(data: unknown): UploadedManualFile {
   const body = data as Partial<UploadedManualFile> | null;
-  if (typeof body?.path !== 'string' || typeof body.fileUrl !== 'string' || !body.metadata) throw invalidResponse('path, fileUrl or metadata');
+  if (typeof body?.path !== 'string' || typeof body.fileUrl !== 'string' || !body.metadata)
+    throw invalidResponse('path, fileUrl or metadata');
   return body as UploadedManualFile;
 }
 
@@ -31,12 +32,18 @@ export function createManuals(options: ManualsOptions): ManualsClient {
       if (!(file instanceof Blob)) throw invalid('Unsupported file type');
       if (file.size > MAX_UPLOAD_BYTES) throw tooLarge(file.size);
       const form = new FormData();
-      form.append('file', file, typeof File !== 'undefined' && file instanceof File && file.name ? file.name : 'manual');
+      form.append(
+        'file',
+        file,
+        typeof File !== 'undefined' && file instanceof File && file.name ? file.name : 'manual',
+      );
       try {
         if (onProgress && canShowProgress()) {
           const token = options.secretKey ?? (await options.getAccessToken?.());
           const refresh = options.secretKey ? undefined : options.refreshAccessToken;
-          return uploaded(await uploadWithProgress({ url: http.url(route('/uploads')), form, token, onProgress }, refresh));
+          return uploaded(
+            await uploadWithProgress({ url: http.url(route('/uploads')), form, token, onProgress }, refresh),
+          );
         }
         const { data } = await http.request({ method: 'POST', path: route('/uploads'), body: form });
         onProgress?.(100);
@@ -48,7 +55,11 @@ export function createManuals(options: ManualsOptions): ManualsClient {
 
     async save(input) {
       try {
-        const { data } = await http.request<Manual>({ method: 'POST', path: route(), body: { ...input, tagIds: input.tagIds ?? [] } });
+        const { data } = await http.request<Manual>({
+          method: 'POST',
+          path: route(),
+          body: { ...input, tagIds: input.tagIds ?? [] },
+        });
         if (typeof data?.id !== 'string') throw invalidResponse('id');
         return data;
       } catch (error) {

@@ -14,16 +14,29 @@ let viewer: TestUser;
 beforeAll(async () => {
   server = await startTestServer();
   admin = await signUpUser(server.app); // the first account becomes admin
-  [technician, viewer] = await Promise.all([signUpUser(server.app, { role: 'technician' }), signUpUser(server.app, { role: 'viewer' })]);
-  await server.pool.query("INSERT INTO release_versions (id, version_name, release_year) VALUES ('ver_1', 'Series 1', 2024)");
+  [technician, viewer] = await Promise.all([
+    signUpUser(server.app, { role: 'technician' }),
+    signUpUser(server.app, { role: 'viewer' }),
+  ]);
+  await server.pool.query(
+    "INSERT INTO release_versions (id, version_name, release_year) VALUES ('ver_1', 'Series 1', 2024)",
+  );
   await server.pool.query("INSERT INTO tags (id, name) VALUES ('tag_pumps', 'Pumps')");
 });
 afterAll(() => server.close());
 
 const manualsOf = (user: TestUser) =>
-  createClient({ projectId: server.projectId, baseUrl: server.url, getAccessToken: () => user.accessToken, auth: { mode: 'headless' } }).manuals;
+  createClient({
+    projectId: server.projectId,
+    baseUrl: server.url,
+    getAccessToken: () => user.accessToken,
+    auth: { mode: 'headless' },
+  }).manuals;
 
-const notes = () => new File(['Centrifugal pump maintenance\nInspect the impeller and the seal.'], 'PN-100_pump_guide.txt', { type: 'text/plain' });
+const notes = () =>
+  new File(['Centrifugal pump maintenance\nInspect the impeller and the seal.'], 'PN-100_pump_guide.txt', {
+    type: 'text/plain',
+  });
 
 describe('client.manuals', () => {
   it('uploads with progress, saves with tags, and deletes', async () => {
@@ -33,9 +46,24 @@ describe('client.manuals', () => {
       const uploaded = await manualsOf(technician).upload(notes(), { onProgress: (percent) => seen.push(percent) });
       expect(FakeXhr.sent).toBe(1);
       expect(seen.at(-1)).toBe(100);
-      expect(uploaded).toMatchObject({ fileName: 'PN-100_pump_guide.txt', fileType: 'text/plain', metadata: { title: 'Centrifugal pump maintenance', technology: 'Pumps', partNumber: 'PN-100' } });
-      const manual = await manualsOf(technician).save({ path: uploaded.path, fileName: uploaded.fileName, versionId: 'ver_1', ...uploaded.metadata, tagIds: ['tag_pumps'] });
-      expect(manual).toMatchObject({ title: 'Centrifugal pump maintenance', partNumber: 'PN-100', processingStatus: 'pending', processingError: null });
+      expect(uploaded).toMatchObject({
+        fileName: 'PN-100_pump_guide.txt',
+        fileType: 'text/plain',
+        metadata: { title: 'Centrifugal pump maintenance', technology: 'Pumps', partNumber: 'PN-100' },
+      });
+      const manual = await manualsOf(technician).save({
+        path: uploaded.path,
+        fileName: uploaded.fileName,
+        versionId: 'ver_1',
+        ...uploaded.metadata,
+        tagIds: ['tag_pumps'],
+      });
+      expect(manual).toMatchObject({
+        title: 'Centrifugal pump maintenance',
+        partNumber: 'PN-100',
+        processingStatus: 'pending',
+        processingError: null,
+      });
       const { rows } = await server.pool.query('SELECT tag_id FROM manual_tags WHERE manual_id = $1', [manual.id]);
       expect(rows).toEqual([{ tag_id: 'tag_pumps' }]);
       await manualsOf(admin).delete(manual.id);
@@ -48,14 +76,24 @@ describe('client.manuals', () => {
   it('discards an upload nobody saves', async () => {
     const uploaded = await manualsOf(technician).upload(notes());
     await manualsOf(technician).discard(uploaded.path);
-    expect((await server.pool.query('SELECT 1 FROM storage_objects WHERE path = $1', [uploaded.path])).rowCount).toBe(0);
+    expect((await server.pool.query('SELECT 1 FROM storage_objects WHERE path = $1', [uploaded.path])).rowCount).toBe(
+      0,
+    );
   });
 
   it("gives the server's refusals as FieldAssistStorageError with its code and SPEC.md's message", async () => {
-    const refused = await manualsOf(viewer).upload(notes()).catch((error: unknown) => error);
+    const refused = await manualsOf(viewer)
+      .upload(notes())
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(FieldAssistStorageError);
-    expect(refused).toMatchObject({ status: 403, code: 'FORBIDDEN', message: 'You do not have permission to upload manuals' });
-    const notAdmin = await manualsOf(technician).delete('manual_x').catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+      message: 'You do not have permission to upload manuals',
+    });
+    const notAdmin = await manualsOf(technician)
+      .delete('manual_x')
+      .catch((error: unknown) => error);
     expect(notAdmin).toMatchObject({ status: 403, code: 'FORBIDDEN', message: 'Only admins can delete manuals' });
   });
 });

@@ -23,7 +23,8 @@ export interface ConnectionOptions {
   random?: () => number;
 }
 
-export const realtimeError = (message: string, code: string) => new FieldAssistRealtimeError({ message, code, status: 0 });
+export const realtimeError = (message: string, code: string) =>
+  new FieldAssistRealtimeError({ message, code, status: 0 });
 const OPEN = 1;
 
 /**
@@ -50,7 +51,10 @@ export function createConnection(options: ConnectionOptions) {
         reject(error);
         ws.close();
       };
-      const timer = setTimeout(() => fail(realtimeError('Connection timeout - the realtime server did not answer', 'TIMEOUT')), CONNECT_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => fail(realtimeError('Connection timeout - the realtime server did not answer', 'TIMEOUT')),
+        CONNECT_TIMEOUT_MS,
+      );
       ws.onopen = () => {
         void options.getAccessToken().then((token) => {
           if (!token) return fail(realtimeError('Authentication required: sign in to use realtime', 'UNAUTHORIZED'));
@@ -69,7 +73,12 @@ export function createConnection(options: ConnectionOptions) {
           resolve();
           options.onReady();
         } else if (frame.type === 'error' && !authenticated) {
-          fail(realtimeError(String(frame.payload.error ?? 'Realtime error'), String(frame.payload.code ?? 'REALTIME_ERROR')));
+          fail(
+            realtimeError(
+              String(frame.payload.error ?? 'Realtime error'),
+              String(frame.payload.code ?? 'REALTIME_ERROR'),
+            ),
+          );
         }
         options.onFrame(frame);
       };
@@ -122,7 +131,9 @@ export function createConnection(options: ConnectionOptions) {
 function parse(data: unknown): Frame | undefined {
   try {
     const frame = JSON.parse(String(data)) as Frame;
-    return typeof frame?.type === 'string' && typeof frame.payload === 'object' && frame.payload !== null ? frame : undefined;
+    return typeof frame?.type === 'string' && typeof frame.payload === 'object' && frame.payload !== null
+      ? frame
+      : undefined;
   } catch {
     return undefined;
   }

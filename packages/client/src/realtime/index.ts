@@ -4,7 +4,14 @@ import { FieldAssistRealtimeError } from '../errors.js';
 import type { HttpCore } from '../http.js';
 import { createConnection, type Frame, realtimeError } from './connection.js';
 import { ACK_TIMEOUT_MS } from './timing.js';
-import type { PresenceUser, RealtimeChannel, RealtimeClient, RealtimeMessage, RealtimeState, WebSocketFactory } from './types.js';
+import type {
+  PresenceUser,
+  RealtimeChannel,
+  RealtimeClient,
+  RealtimeMessage,
+  RealtimeState,
+  WebSocketFactory,
+} from './types.js';
 
 export interface RealtimeOptions {
   http: HttpCore;
@@ -45,7 +52,8 @@ export function createRealtime(options: RealtimeOptions): RealtimeClient {
   const url = `${options.http.baseUrl.replace(/^http/, 'ws')}/?project_id=${encodeURIComponent(options.projectId)}`;
   const connection = createConnection({
     url,
-    createSocket: options.createSocket ?? ((socketUrl) => new WebSocket(socketUrl) as unknown as ReturnType<WebSocketFactory>),
+    createSocket:
+      options.createSocket ?? ((socketUrl) => new WebSocket(socketUrl) as unknown as ReturnType<WebSocketFactory>),
     getAccessToken: options.getAccessToken,
     random: options.random,
     wantsConnection: () => joined.size > 0,
@@ -69,7 +77,11 @@ export function createRealtime(options: RealtimeOptions): RealtimeClient {
 
   function waitForAck(register: (pending: Pending) => void, timeoutMessage: string): Promise<string> {
     return new Promise<string>((resolve, reject) => {
-      const pending: Pending = { resolve, reject, timer: setTimeout(() => reject(realtimeError(timeoutMessage, 'TIMEOUT')), ACK_TIMEOUT_MS) };
+      const pending: Pending = {
+        resolve,
+        reject,
+        timer: setTimeout(() => reject(realtimeError(timeoutMessage, 'TIMEOUT')), ACK_TIMEOUT_MS),
+      };
       register(pending);
     });
   }
@@ -107,16 +119,35 @@ export function createRealtime(options: RealtimeOptions): RealtimeClient {
 
   async function restGet<T>(route: string, query: Record<string, string>, failure: string): Promise<T> {
     try {
-      return (await options.http.request<T>({ method: 'GET', path: `/realtime/${encodeURIComponent(options.projectId)}/${route}`, query })).data;
+      return (
+        await options.http.request<T>({
+          method: 'GET',
+          path: `/realtime/${encodeURIComponent(options.projectId)}/${route}`,
+          query,
+        })
+      ).data;
     } catch (error) {
       const cause = error as { message?: string; code?: string; status?: number };
-      throw new FieldAssistRealtimeError({ message: `${failure}: ${cause.message}`, code: cause.code ?? 'REALTIME_ERROR', status: cause.status ?? 0, details: error });
+      throw new FieldAssistRealtimeError({
+        message: `${failure}: ${cause.message}`,
+        code: cause.code ?? 'REALTIME_ERROR',
+        status: cause.status ?? 0,
+        details: error,
+      });
     }
   }
 
-  async function publish(channel: string, type: string, data: unknown, metadata?: Record<string, unknown>): Promise<string> {
+  async function publish(
+    channel: string,
+    type: string,
+    data: unknown,
+    metadata?: Record<string, unknown>,
+  ): Promise<string> {
     await connection.connect();
-    const ack = waitForAck((pending) => publishing.set(channel, [...(publishing.get(channel) ?? []), pending]), 'Message send timeout - no response from server');
+    const ack = waitForAck(
+      (pending) => publishing.set(channel, [...(publishing.get(channel) ?? []), pending]),
+      'Message send timeout - no response from server',
+    );
     connection.send({ type: 'publish', payload: { channel, type, data, metadata } });
     return ack;
   }
@@ -134,7 +165,10 @@ export function createRealtime(options: RealtimeOptions): RealtimeClient {
       joined.set(channel, entry);
       try {
         await connection.connect();
-        const ack = waitForAck((pending) => subscribing.set(channel, pending), 'Subscription timeout - no acknowledgment from server');
+        const ack = waitForAck(
+          (pending) => subscribing.set(channel, pending),
+          'Subscription timeout - no acknowledgment from server',
+        );
         sendSubscribe(channel, entry);
         await ack;
       } catch (error) {
@@ -158,12 +192,20 @@ export function createRealtime(options: RealtimeOptions): RealtimeClient {
       return handle;
     },
     async presence(channel) {
-      const data = await restGet<{ users?: PresenceUser[] }>('presence', { channel }, `Failed to get presence for channel ${channel}`);
+      const data = await restGet<{ users?: PresenceUser[] }>(
+        'presence',
+        { channel },
+        `Failed to get presence for channel ${channel}`,
+      );
       return data.users ?? [];
     },
     async history(channel, { limit = 50, after, before } = {}) {
       const query = { channel, limit: String(limit), start: after ?? '-', end: before ?? '+' };
-      const data = await restGet<{ messages?: RealtimeMessage[] }>('messages', query, `Failed to get messages for channel ${channel}`);
+      const data = await restGet<{ messages?: RealtimeMessage[] }>(
+        'messages',
+        query,
+        `Failed to get messages for channel ${channel}`,
+      );
       return data.messages ?? [];
     },
     close() {

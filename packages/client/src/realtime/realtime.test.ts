@@ -15,7 +15,10 @@ let bob: TestUser;
 
 beforeAll(async () => {
   server = await startTestServer();
-  [alice, bob] = await Promise.all([signUpUser(server.app, { role: 'technician' }), signUpUser(server.app, { role: 'viewer' })]);
+  [alice, bob] = await Promise.all([
+    signUpUser(server.app, { role: 'technician' }),
+    signUpUser(server.app, { role: 'viewer' }),
+  ]);
 });
 afterAll(() => server?.close());
 
@@ -72,7 +75,9 @@ describe('client.realtime', () => {
     expect(refused).toMatchObject({ code: 'FORBIDDEN' });
     b.realtime.close();
     const anonymous = realtimeFor(null);
-    expect(await anonymous.realtime.subscribe('crew', () => undefined).catch((e: unknown) => e)).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(await anonymous.realtime.subscribe('crew', () => undefined).catch((e: unknown) => e)).toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
     anonymous.realtime.close();
   });
 
@@ -81,7 +86,12 @@ describe('client.realtime', () => {
     const got: unknown[] = [];
     await a.realtime.subscribe(`user:${alice.id}`, (m) => got.push(m.data));
     const publish = (data: number) =>
-      server.app.inject({ method: 'POST', url: '/api/realtime/fieldassist/publish', headers: alice.headers, payload: { channel: `user:${alice.id}`, type: 'job.changed', data } });
+      server.app.inject({
+        method: 'POST',
+        url: '/api/realtime/fieldassist/publish',
+        headers: alice.headers,
+        payload: { channel: `user:${alice.id}`, type: 'job.changed', data },
+      });
     await publish(1);
     await until(() => got.length === 1);
     a.sockets[0]!.terminate(); // the phone lost its signal
@@ -93,12 +103,22 @@ describe('client.realtime', () => {
     await until(() => got.length === 4);
     expect(got).toEqual([1, 2, 3, 4]);
     expect(a.sockets).toHaveLength(2);
-    expect(a.states).toEqual(['connecting', 'connected', 'subscribed', 'disconnected', 'connecting', 'connected', 'subscribed']);
+    expect(a.states).toEqual([
+      'connecting',
+      'connected',
+      'subscribed',
+      'disconnected',
+      'connecting',
+      'connected',
+      'subscribed',
+    ]);
     a.realtime.close();
   });
 
   it('waits 2^attempt seconds between reconnects, at most 30, plus up to 1 s of jitter', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 10].map((attempt) => reconnectDelay(attempt, () => 0))).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+    expect([0, 1, 2, 3, 4, 5, 6, 10].map((attempt) => reconnectDelay(attempt, () => 0))).toEqual([
+      1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000,
+    ]);
     expect(reconnectDelay(0, () => 0.999)).toBe(1999);
   });
 });

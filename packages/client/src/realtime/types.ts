@@ -35,7 +35,11 @@ export interface RealtimeClient {
    * Joins a channel (connecting first if needed; 10 s time-outs). After a lost connection the
    * client reconnects, joins again and first receives the messages it missed.
    */
-  subscribe(channel: string, onMessage: (message: RealtimeMessage) => void, options?: { metadata?: Record<string, unknown> }): Promise<RealtimeChannel>;
+  subscribe(
+    channel: string,
+    onMessage: (message: RealtimeMessage) => void,
+    options?: { metadata?: Record<string, unknown> },
+  ): Promise<RealtimeChannel>;
   presence(channel: string): Promise<PresenceUser[]>;
   history(channel: string, options?: { limit?: number; after?: string; before?: string }): Promise<RealtimeMessage[]>;
   /** Leaves every channel and closes the socket. */

@@ -83,9 +83,14 @@ export function createStorage(options: StorageOptions): StorageClient {
 
     async remove(...paths) {
       if (paths.length === 0) throw invalid('At least one file path is required');
-      if (!paths.every((p) => typeof p === 'string' && p !== '')) throw invalid('All file paths must be non-empty strings');
+      if (!paths.every((p) => typeof p === 'string' && p !== ''))
+        throw invalid('All file paths must be non-empty strings');
       try {
-        const { data } = await http.request<{ removed?: string[] } | null>({ method: 'DELETE', path: route('remove'), body: { paths } });
+        const { data } = await http.request<{ removed?: string[] } | null>({
+          method: 'DELETE',
+          path: route('remove'),
+          body: { paths },
+        });
         return { removed: Array.isArray(data?.removed) ? data.removed : [] };
       } catch (error) {
         throw asStorageError(error);

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from '../../../../apps/server/src/storage/test-support/fixtures.js';
 import { startTestServer } from '../../../../apps/server/src/test-support/test-server.js';
 import { signUpUser, type TestUser } from '../../../../apps/server/src/test-support/users.js';
-import { createClient, FieldAssistAuthError, FieldAssistError, FieldAssistStorageError, FieldAssistValidationError } from '../index.js';
+import {
+  createClient,
+  FieldAssistAuthError,
+  FieldAssistError,
+  FieldAssistStorageError,
+  FieldAssistValidationError,
+} from '../index.js';
 import { FakeXhr } from './fake-xhr.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -14,12 +20,20 @@ let bob: TestUser;
 beforeAll(async () => {
   server = await startTestServer();
   await signUpUser(server.app); // the first account becomes admin; alice and bob are not
-  [alice, bob] = await Promise.all([signUpUser(server.app, { role: 'technician' }), signUpUser(server.app, { role: 'technician' })]);
+  [alice, bob] = await Promise.all([
+    signUpUser(server.app, { role: 'technician' }),
+    signUpUser(server.app, { role: 'technician' }),
+  ]);
 });
 afterAll(() => server.close());
 
 const storageOf = (user: TestUser | null) =>
-  createClient({ projectId: server.projectId, baseUrl: server.url, getAccessToken: () => user?.accessToken, auth: { mode: 'headless' } }).storage;
+  createClient({
+    projectId: server.projectId,
+    baseUrl: server.url,
+    getAccessToken: () => user?.accessToken,
+    auth: { mode: 'headless' },
+  }).storage;
 
 /** The bytes behind a public URL, fetched from the test server's own port. */
 async function bytesAt(publicUrl: string): Promise<Buffer> {
@@ -29,7 +43,10 @@ async function bytesAt(publicUrl: string): Promise<Buffer> {
 }
 
 async function failure<T extends Error>(promise: Promise<unknown>, type: new (...args: never[]) => T): Promise<T> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(type);
   return error as T;
 }
@@ -48,7 +65,11 @@ describe('client.storage.upload', () => {
     const storage = storageOf(alice);
     await storage.upload(new File([PNG], 'photo.png', { type: 'image/png' }), path);
     const error = await failure(storage.upload(new Blob([PNG]), path), FieldAssistStorageError);
-    expect(error).toMatchObject({ status: 409, code: 'CONFLICT', message: 'File already exists. Set upsert: true to overwrite.' });
+    expect(error).toMatchObject({
+      status: 409,
+      code: 'CONFLICT',
+      message: 'File already exists. Set upsert: true to overwrite.',
+    });
     const replaced = await storage.upload(new Uint8Array(PNG), path, { upsert: true });
     expect(replaced.path).toBe(path);
   });
@@ -57,11 +78,16 @@ describe('client.storage.upload', () => {
     FakeXhr.install();
     try {
       const seen: number[] = [];
-      const result = await storageOf(alice).upload(new Blob([PNG]), `chat-images/${stamp()}.png`, { onProgress: (p) => seen.push(p) });
+      const result = await storageOf(alice).upload(new Blob([PNG]), `chat-images/${stamp()}.png`, {
+        onProgress: (p) => seen.push(p),
+      });
       expect(FakeXhr.sent).toBe(1);
       expect(seen.at(-1)).toBe(100);
       expect((await bytesAt(result.publicUrl)).equals(PNG)).toBe(true);
-      const error = await failure(storageOf(alice).upload(new Blob([PNG]), result.path, { onProgress: () => undefined }), FieldAssistStorageError);
+      const error = await failure(
+        storageOf(alice).upload(new Blob([PNG]), result.path, { onProgress: () => undefined }),
+        FieldAssistStorageError,
+      );
       expect(error).toMatchObject({ status: 409, code: 'CONFLICT' });
     } finally {
       FakeXhr.uninstall();
@@ -70,16 +96,28 @@ describe('client.storage.upload', () => {
 
   it('refuses before sending: empty path, unsupported value, over 50MB', async () => {
     const storage = storageOf(alice);
-    expect((await failure(storage.upload(new Blob([PNG]), '  '), FieldAssistValidationError)).message).toBe('File path is required');
-    expect((await failure(storage.upload('text' as never, 'avatars/a.png'), FieldAssistValidationError)).message).toBe('Unsupported file type');
+    expect((await failure(storage.upload(new Blob([PNG]), '  '), FieldAssistValidationError)).message).toBe(
+      'File path is required',
+    );
+    expect((await failure(storage.upload('text' as never, 'avatars/a.png'), FieldAssistValidationError)).message).toBe(
+      'Unsupported file type',
+    );
     const big = new Blob([new Uint8Array(50 * 1024 * 1024 + 1)]);
     const error = await failure(storage.upload(big, 'avatars/big.png'), FieldAssistValidationError);
-    expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 0, message: 'File size (50.00 MB) exceeds maximum allowed size (50MB)' });
+    expect(error).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      status: 0,
+      message: 'File size (50.00 MB) exceeds maximum allowed size (50MB)',
+    });
   });
 
   it('a folder the caller may not write is FORBIDDEN; signed out is an auth error', async () => {
     const forbidden = await failure(storageOf(alice).upload(new Blob([PNG]), 'secrets/x.png'), FieldAssistStorageError);
-    expect(forbidden).toMatchObject({ status: 403, code: 'FORBIDDEN', message: 'You do not have permission to upload to this folder' });
+    expect(forbidden).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+      message: 'You do not have permission to upload to this folder',
+    });
     const signedOut = await failure(storageOf(null).upload(new Blob([PNG]), 'avatars/x.png'), FieldAssistAuthError);
     expect(signedOut.status).toBe(401);
   });
@@ -97,10 +135,17 @@ describe('client.storage.download and remove', () => {
 
   it('remove deletes the caller’s files, refuses another user’s, and checks its arguments', async () => {
     const { path } = await storageOf(alice).upload(new Blob([PNG]), `avatars/${stamp()}.png`);
-    expect(await failure(storageOf(bob).remove(path), FieldAssistError)).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect(await failure(storageOf(bob).remove(path), FieldAssistError)).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
     expect(await storageOf(alice).remove(path, 'avatars/never-there.png')).toEqual({ removed: [path] });
     await failure(storageOf(alice).download(path), FieldAssistStorageError);
-    expect((await failure(storageOf(alice).remove(), FieldAssistValidationError)).message).toBe('At least one file path is required');
-    expect((await failure(storageOf(alice).download(''), FieldAssistValidationError)).message).toBe('File path is required');
+    expect((await failure(storageOf(alice).remove(), FieldAssistValidationError)).message).toBe(
+      'At least one file path is required',
+    );
+    expect((await failure(storageOf(alice).download(''), FieldAssistValidationError)).message).toBe(
+      'File path is required',
+    );
   });
 });

@@ -39,7 +39,10 @@ function sendOnce({ url, form, token, onProgress }: XhrUploadRequest): Promise<X
 }
 
 /** Resolves with the decoded success body; throws the SDK's error for a non-2xx answer. */
-export async function uploadWithProgress(request: XhrUploadRequest, refresh?: () => Promise<string | null | undefined>): Promise<unknown> {
+export async function uploadWithProgress(
+  request: XhrUploadRequest,
+  refresh?: () => Promise<string | null | undefined>,
+): Promise<unknown> {
   let answer = await sendOnce(request);
   if (answer.status === 401 && request.token && refresh) {
     const fresh = await refresh();

@@ -29,7 +29,14 @@ export async function startAiApp(options: AiAppOptions = {}) {
     AI_RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 1000),
     AI_TIMEOUT_MS: String(options.timeoutMs ?? 10_000),
     ...(options.peer
-      ? { AI_BASE_URL: options.peer.baseUrl, AI_API_KEY: 'peer-key', AI_MODEL: 'peer-model', AI_IMAGE_MODEL: 'peer-image', AI_SPEECH_MODEL: 'peer-speech', AI_TRANSCRIBE_MODEL: 'peer-transcribe' }
+      ? {
+          AI_BASE_URL: options.peer.baseUrl,
+          AI_API_KEY: 'peer-key',
+          AI_MODEL: 'peer-model',
+          AI_IMAGE_MODEL: 'peer-image',
+          AI_SPEECH_MODEL: 'peer-speech',
+          AI_TRANSCRIBE_MODEL: 'peer-transcribe',
+        }
       : {}),
   };
   // The internet the server would download user URLs from: answered from `downloads`.
@@ -45,7 +52,8 @@ export async function startAiApp(options: AiAppOptions = {}) {
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const user = await signUpUser(app, { role: 'technician', projectId });
   /** The bytes of a file the server stored (a generated image or speech), read through its public URL. */
-  const readStored = async (publicUrl: string) => (await app.inject({ method: 'GET', url: new URL(publicUrl).pathname })).rawPayload;
+  const readStored = async (publicUrl: string) =>
+    (await app.inject({ method: 'GET', url: new URL(publicUrl).pathname })).rawPayload;
   afterAll(() => app.close());
   return { app: app as FastifyInstance, url, projectId, serviceKey, user, downloads, readStored };
 }

@@ -23,7 +23,11 @@ const everyColumn = new WeakMap<TableSchema, Sql>();
 
 export function compileReturning(table: TableSchema, select: RestQuery['select']): Sql {
   const named = select.filter((name) => name !== '*').map((name) => column(table, name, 'select'));
-  if (named.length === select.length) return join(named.map((col) => ident(col.name)), ', ');
+  if (named.length === select.length)
+    return join(
+      named.map((col) => ident(col.name)),
+      ', ',
+    );
   let all = everyColumn.get(table);
   if (!all) everyColumn.set(table, (all = join([...table.columns.keys()].map(ident), ', ')));
   return all;
@@ -46,7 +50,9 @@ function compileCondition(table: TableSchema, condition: Condition): Sql {
   const name = ident(col.name);
   const { op, value } = condition;
   if (condition.rawNot) {
-    return value === 'null' ? sql`${name} IS NOT NULL` : sql`${name} IS DISTINCT FROM ${filterValue(col, value as string)}`;
+    return value === 'null'
+      ? sql`${name} IS NOT NULL`
+      : sql`${name} IS DISTINCT FROM ${filterValue(col, value as string)}`;
   }
   const positive = ((): Sql => {
     if (op === 'in') {
@@ -95,14 +101,23 @@ export function compileOrder(table: TableSchema, order: OrderTerm[]): Sql {
  * Keyset pagination: rows after the row whose id is the cursor, under the requested order
  * with id as the final tie-breaker. (NULLs in sort columns are not paged through.)
  */
-export function compileCursor(table: TableSchema, order: OrderTerm[], cursor: string, policyWhere: Sql[] = []): { where: Sql; order: OrderTerm[] } {
-  if (!table.columns.has('id')) throw new ApiError('INVALID_PARAMETER', `cursor needs an id column on table '${table.name}'`);
+export function compileCursor(
+  table: TableSchema,
+  order: OrderTerm[],
+  cursor: string,
+  policyWhere: Sql[] = [],
+): { where: Sql; order: OrderTerm[] } {
+  if (!table.columns.has('id'))
+    throw new ApiError('INVALID_PARAMETER', `cursor needs an id column on table '${table.name}'`);
   const terms = order.some((t) => t.column === 'id') ? order : [...order, { column: 'id', descending: false }];
   // The cursor row is read under the caller's policy too: a row they may not see tells nothing.
   const visible = policyWhere.length ? sql` AND ${join(policyWhere, ' AND ')}` : empty;
-  const at = (term: OrderTerm) => sql`(SELECT ${ident(term.column)} FROM ${ident(table.name)} WHERE "id" = ${cursor}${visible})`;
+  const at = (term: OrderTerm) =>
+    sql`(SELECT ${ident(term.column)} FROM ${ident(table.name)} WHERE "id" = ${cursor}${visible})`;
   const branches = terms.map((term, i) => {
-    const equal = terms.slice(0, i).map((prior) => sql`${ident(column(table, prior.column, 'order').name)} = ${at(prior)}`);
+    const equal = terms
+      .slice(0, i)
+      .map((prior) => sql`${ident(column(table, prior.column, 'order').name)} = ${at(prior)}`);
     const after = sql`${ident(column(table, term.column, 'order').name)} ${raw(term.descending ? '<' : '>')} ${at(term)}`;
     return sql`(${join([...equal, after], ' AND ')})`;
   });
@@ -113,11 +128,20 @@ export function compileCursor(table: TableSchema, order: OrderTerm[], cursor: st
 function storedValue(table: TableSchema, col: Column, value: unknown): unknown {
   const isObject = typeof value === 'object' && value !== null;
   // The platform client turns Date values into {} (PLATFORM_API.md 14.11): timestamps become "now".
-  if (isObject && (col.name === 'created_at' || col.name === 'updated_at') && !Array.isArray(value) && Object.keys(value).length === 0) {
+  if (
+    isObject &&
+    (col.name === 'created_at' || col.name === 'updated_at') &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  ) {
     return DEFAULT;
   }
   if (isJson(col)) return value === null ? null : JSON.stringify(value);
-  if (isObject) throw new ApiError('INVALID_VALUE', `Column '${col.name}' of table '${table.name}' does not take an object or array`);
+  if (isObject)
+    throw new ApiError(
+      'INVALID_VALUE',
+      `Column '${col.name}' of table '${table.name}' does not take an object or array`,
+    );
   if (typeof value === 'boolean' && isNumeric(col)) return value ? 1 : 0;
   return value;
 }
@@ -139,7 +163,8 @@ const valueSql = (value: unknown): Sql => (value === DEFAULT ? raw('DEFAULT') : 
 /** Rows for an INSERT: every row gets a 32-hex id when it has none (PLATFORM_API.md 3.4). */
 export function prepareInsertRows(table: TableSchema, body: unknown): Map<string, unknown>[] {
   const items = Array.isArray(body) ? body : [body];
-  if (items.length === 0) throw new ApiError('INVALID_BODY', 'Body must be a JSON object or a non-empty array of objects');
+  if (items.length === 0)
+    throw new ApiError('INVALID_BODY', 'Body must be a JSON object or a non-empty array of objects');
   return items.map((item, i) => {
     const row = bodyRow(table, item, Array.isArray(body) ? `Row ${i}` : 'Body');
     if (table.columns.has('id') && !row.get('id')) row.set('id', randomBytes(16).toString('hex'));
@@ -164,16 +189,26 @@ export function compileInserts(opts: {
   const target = onConflict?.map((name) => ident(column(table, name, 'on_conflict').name));
   return [...groups.values()].map((group) => {
     const names = [...group[0]!.keys()].sort();
-    const values = group.map((row) => sql`(${join(names.map((n) => valueSql(row.get(n))), ', ')})`);
+    const values = group.map(
+      (row) =>
+        sql`(${join(
+          names.map((n) => valueSql(row.get(n))),
+          ', ',
+        )})`,
+    );
     let statement = sql`INSERT INTO ${ident(table.name)} (${join(names.map(ident), ', ')}) VALUES ${join(values, ', ')}`;
     if (target) {
       // An upsert never rewrites the row's id (the client sends a fresh one every time) or
       // created_at; with nothing else to set it still touches the row so it is returned.
       const updatable = names.filter((n) => !onConflict!.includes(n) && n !== 'id' && n !== 'created_at');
-      const sets = (updatable.length ? updatable : [onConflict![0]!]).map((n) => sql`${ident(n)} = EXCLUDED.${ident(n)}`);
+      const sets = (updatable.length ? updatable : [onConflict![0]!]).map(
+        (n) => sql`${ident(n)} = EXCLUDED.${ident(n)}`,
+      );
       // The update policy's predicate names columns unqualified, which would be ambiguous
       // next to EXCLUDED here: it is applied through the primary key instead.
-      const guard = opts.updateWhere ? sql` WHERE ${ident(table.name)}."id" IN (SELECT "id" FROM ${ident(table.name)} WHERE ${opts.updateWhere})` : empty;
+      const guard = opts.updateWhere
+        ? sql` WHERE ${ident(table.name)}."id" IN (SELECT "id" FROM ${ident(table.name)} WHERE ${opts.updateWhere})`
+        : empty;
       statement = sql`${statement} ON CONFLICT (${join(target, ', ')}) DO UPDATE SET ${join(sets, ', ')}${guard}`;
     }
     return sql`${statement} RETURNING ${returning}`;

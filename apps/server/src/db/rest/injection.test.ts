@@ -27,8 +27,18 @@ beforeAll(async () => {
   app = built.app;
   base = `/api/db/${built.projectId}/rest/v1`;
   headers = { authorization: `Bearer ${built.serviceKey}`, 'content-type': 'application/json' };
-  await app.inject({ method: 'POST', url: `${base}/jobs`, headers, payload: [{ id: 'keep', user_id: 'u', title: 't', description: 'd' }] });
-  await app.inject({ method: 'POST', url: `${base}/users`, headers, payload: [{ id: 'secret@x.io', email: 'secret@x.io' }] });
+  await app.inject({
+    method: 'POST',
+    url: `${base}/jobs`,
+    headers,
+    payload: [{ id: 'keep', user_id: 'u', title: 't', description: 'd' }],
+  });
+  await app.inject({
+    method: 'POST',
+    url: `${base}/users`,
+    headers,
+    payload: [{ id: 'secret@x.io', email: 'secret@x.io' }],
+  });
 });
 
 async function expectIntact() {
@@ -43,7 +53,11 @@ const requests: [string, string, string, unknown?][] = payloads.flatMap((p): [st
   ['order', 'GET', `jobs?order=${q(p)}`],
   ['order direction', 'GET', `jobs?order=${q(`id.${p}`)}`],
   ['filter column', 'GET', `jobs?${q(p)}=eq.1`],
-  ...['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'is', 'not'].map((op): [string, string, string] => ['filter value', 'GET', `jobs?title=${op}.${q(p)}`]),
+  ...['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'is', 'not'].map((op): [string, string, string] => [
+    'filter value',
+    'GET',
+    `jobs?title=${op}.${q(p)}`,
+  ]),
   ['in list', 'GET', `jobs?id=in.(${q(p)},keep)`],
   ['not in list', 'GET', `jobs?id=not.in.(${q(p)})`],
   ['or group', 'GET', `jobs?or=${q(`(id=eq.${p},title=eq.${p})`)}`],
@@ -62,7 +76,12 @@ const requests: [string, string, string, unknown?][] = payloads.flatMap((p): [st
 
 describe('SQL injection in every part of a request', () => {
   it.each(requests)('%s: %s %s', async (_part, method, path, body) => {
-    const res = await app.inject({ method: method as 'GET', url: `${base}/${path}`, headers, payload: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await app.inject({
+      method: method as 'GET',
+      url: `${base}/${path}`,
+      headers,
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    });
     expect(res.statusCode, res.body).toBeLessThan(500);
     if (res.statusCode >= 400) {
       expect(res.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
@@ -78,7 +97,12 @@ describe('SQL injection in every part of a request', () => {
   });
 
   it('stores hostile values verbatim as data', async () => {
-    const res = await app.inject({ method: 'POST', url: `${base}/jobs`, headers, payload: { id: 'verbatim', user_id: 'u', title: payloads[0], description: payloads[6] } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `${base}/jobs`,
+      headers,
+      payload: { id: 'verbatim', user_id: 'u', title: payloads[0], description: payloads[6] },
+    });
     expect(res.json()[0]).toMatchObject({ title: payloads[0], description: payloads[6] });
     await app.inject({ method: 'DELETE', url: `${base}/jobs?id=eq.verbatim`, headers });
     await expectIntact();

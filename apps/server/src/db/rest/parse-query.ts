@@ -68,7 +68,8 @@ export function parseRestQuery(search: string): RestQuery {
   const query: RestQuery = { select: ['*'], filters: [], order: [] };
   let conditions = 0;
   const count = () => {
-    if (++conditions > MAX_CONDITIONS) throw new ApiError('INVALID_FILTER', `Too many filter conditions (at most ${MAX_CONDITIONS})`);
+    if (++conditions > MAX_CONDITIONS)
+      throw new ApiError('INVALID_FILTER', `Too many filter conditions (at most ${MAX_CONDITIONS})`);
   };
   for (const [key, value] of params) {
     switch (key) {
@@ -102,7 +103,10 @@ export function parseRestQuery(search: string): RestQuery {
 
 /** Every item is checked, those beside a '*' too, so nothing unknown passes unseen. */
 function parseSelect(value: string): string[] {
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (items.length === 0) return ['*'];
   return [...new Set(items.map((item) => (item === '*' ? item : columnName(item, 'select'))))];
 }
@@ -116,7 +120,8 @@ function parseOrder(value: string): OrderTerm[] {
       const order: OrderTerm = { column: columnName(name, 'order'), descending: false };
       for (const modifier of modifiers) {
         if (modifier === 'asc' || modifier === 'desc') order.descending = modifier === 'desc';
-        else if (modifier === 'nullsfirst' || modifier === 'nullslast') order.nulls = modifier === 'nullsfirst' ? 'first' : 'last';
+        else if (modifier === 'nullsfirst' || modifier === 'nullslast')
+          order.nulls = modifier === 'nullsfirst' ? 'first' : 'last';
         else throw new ApiError('INVALID_PARAMETER', `Invalid order direction '${modifier.slice(0, 32)}' in order`);
       }
       return order;
@@ -155,7 +160,10 @@ function isOperator(op: string): op is Operator {
 }
 
 function invalidFilter(column: string, value: string): ApiError {
-  return new ApiError('INVALID_FILTER', `Invalid filter on '${column}': '${value.slice(0, 64)}' is not <operator>.<value>`);
+  return new ApiError(
+    'INVALID_FILTER',
+    `Invalid filter on '${column}': '${value.slice(0, 64)}' is not <operator>.<value>`,
+  );
 }
 
 function listCondition(column: string, list: string): Condition {
@@ -200,7 +208,11 @@ function parseGroup(kind: 'and' | 'or', value: string, depth: number, count: () 
     const fields = splitTopLevel(item, '&').map((field) => {
       count();
       const eq = field.indexOf('=');
-      if (eq <= 0) throw new ApiError('INVALID_FILTER', `Invalid ${kind} group item '${field.slice(0, 64)}': expected column=operator.value`);
+      if (eq <= 0)
+        throw new ApiError(
+          'INVALID_FILTER',
+          `Invalid ${kind} group item '${field.slice(0, 64)}': expected column=operator.value`,
+        );
       return parseCondition(columnName(field.slice(0, eq), `${kind} group`), field.slice(eq + 1));
     });
     items.push(fields.length === 1 ? fields[0]! : { kind: 'and', items: fields });
@@ -228,4 +240,3 @@ function splitTopLevel(text: string, separator: string): string[] {
   parts.push(text.slice(start));
   return parts;
 }
-

@@ -8,17 +8,59 @@ let base: string;
 
 type Res = { statusCode: number; headers: Record<string, unknown>; json: () => any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
-  return app.inject({ method, url: `${base}/${path}`, headers: { ...auth, 'content-type': 'application/json', ...headers }, payload: body === undefined ? undefined : JSON.stringify(body) });
+async function call(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Res> {
+  return app.inject({
+    method,
+    url: `${base}/${path}`,
+    headers: { ...auth, 'content-type': 'application/json', ...headers },
+    payload: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 const get = (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers);
 const ids = (res: Res) => (res.json() as { id: string }[]).map((r) => r.id);
 
 const jobs = [
-  { id: 'j1', user_id: 'u1', title: 'AC Unit Repair', description: 'Compressor noise', status: 'pending', priority: 'high', created_at: 1000 },
-  { id: 'j2', user_id: 'u1', title: 'Boiler check', description: 'Annual service, 50% done', status: 'in-progress', priority: 'low', created_at: 2000 },
-  { id: 'j3', user_id: 'u2', title: 'Pump repair', description: 'Leak at seal', status: 'completed', priority: 'medium', created_at: 3000 },
-  { id: 'j4', user_id: 'u2', title: 'ac filter swap', description: 'x y, (z)', status: 'pending', priority: 'medium', created_at: 4000 },
+  {
+    id: 'j1',
+    user_id: 'u1',
+    title: 'AC Unit Repair',
+    description: 'Compressor noise',
+    status: 'pending',
+    priority: 'high',
+    created_at: 1000,
+  },
+  {
+    id: 'j2',
+    user_id: 'u1',
+    title: 'Boiler check',
+    description: 'Annual service, 50% done',
+    status: 'in-progress',
+    priority: 'low',
+    created_at: 2000,
+  },
+  {
+    id: 'j3',
+    user_id: 'u2',
+    title: 'Pump repair',
+    description: 'Leak at seal',
+    status: 'completed',
+    priority: 'medium',
+    created_at: 3000,
+  },
+  {
+    id: 'j4',
+    user_id: 'u2',
+    title: 'ac filter swap',
+    description: 'x y, (z)',
+    status: 'pending',
+    priority: 'medium',
+    created_at: 4000,
+  },
 ];
 
 beforeAll(async () => {
@@ -113,7 +155,9 @@ describe('GET shape', () => {
   });
 
   it('get by id returns an array of one, or an empty array', async () => {
-    expect((await get('jobs?id=eq.j2&limit=1')).json()).toMatchObject([{ id: 'j2', created_at: 2000, priority: 'low' }]);
+    expect((await get('jobs?id=eq.j2&limit=1')).json()).toMatchObject([
+      { id: 'j2', created_at: 2000, priority: 'low' },
+    ]);
     expect((await get('jobs?id=eq.missing&limit=1')).json()).toEqual([]);
   });
 });
@@ -121,7 +165,13 @@ describe('GET shape', () => {
 describe('POST', () => {
   it('creates one row with a generated 32-hex id and server timestamps', async () => {
     const before = Date.now();
-    const res = await call('POST', 'jobs', { user_id: 'u3', title: 'T', description: 'D', created_at: {}, updated_at: {} });
+    const res = await call('POST', 'jobs', {
+      user_id: 'u3',
+      title: 'T',
+      description: 'D',
+      created_at: {},
+      updated_at: {},
+    });
     expect(res.statusCode).toBe(201);
     const [row] = res.json();
     expect(row.id).toMatch(/^[0-9a-f]{32}$/);
@@ -130,27 +180,58 @@ describe('POST', () => {
   });
 
   it('upserts on the id by default and on another unique column, updating only sent columns', async () => {
-    const first = await call('POST', 'user_roles?on_conflict=userId', { id: 'role_1', user_id: 'c@x.io', role: 'viewer', assigned_by: 'a@x.io' });
+    const first = await call('POST', 'user_roles?on_conflict=userId', {
+      id: 'role_1',
+      user_id: 'c@x.io',
+      role: 'viewer',
+      assigned_by: 'a@x.io',
+    });
     expect(first.statusCode).toBe(201);
-    const second = await call('POST', 'user_roles?on_conflict=userId', { id: 'role_other', user_id: 'c@x.io', role: 'manager' });
+    const second = await call('POST', 'user_roles?on_conflict=userId', {
+      id: 'role_other',
+      user_id: 'c@x.io',
+      role: 'manager',
+    });
     expect(second.json()).toMatchObject([{ id: 'role_1', role: 'manager', assigned_by: 'a@x.io' }]);
-    const byId = await call('POST', 'jobs?on_conflict=id', [{ id: 'j1', status: 'completed', user_id: 'u1', title: 'AC Unit Repair', description: 'Compressor noise' }]);
+    const byId = await call('POST', 'jobs?on_conflict=id', [
+      { id: 'j1', status: 'completed', user_id: 'u1', title: 'AC Unit Repair', description: 'Compressor noise' },
+    ]);
     expect(byId.json()).toMatchObject([{ id: 'j1', status: 'completed', created_at: 1000 }]);
     await call('PATCH', 'jobs?id=eq.j1', { status: 'pending' });
   });
 
   it('timestamps stay the server default when sent as {} in an upsert', async () => {
-    const res = await call('POST', 'release_versions?on_conflict=id', { id: 'ver_1', version_name: 'V1', release_year: 2024, created_at: {}, updated_at: {} });
+    const res = await call('POST', 'release_versions?on_conflict=id', {
+      id: 'ver_1',
+      version_name: 'V1',
+      release_year: 2024,
+      created_at: {},
+      updated_at: {},
+    });
     expect(new Date(res.json()[0].created_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('refuses unknown columns, objects in plain columns and bad types with 400, writing nothing', async () => {
-    const unknown = await call('POST', 'jobs', [{ id: 'ok1', user_id: 'u', title: 't', description: 'd' }, { id: 'bad', nope: 1 }]);
+    const unknown = await call('POST', 'jobs', [
+      { id: 'ok1', user_id: 'u', title: 't', description: 'd' },
+      { id: 'bad', nope: 1 },
+    ]);
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json()).toEqual({ error: "Unknown column 'nope' in body of table 'jobs'", message: "Unknown column 'nope' in body of table 'jobs'", code: 'UNKNOWN_COLUMN' });
-    expect((await call('POST', 'jobs', { user_id: 'u', title: { a: 1 }, description: 'd' })).json().code).toBe('INVALID_VALUE');
-    expect((await call('POST', 'jobs', { user_id: 'u', title: 't', description: 'd', created_at: 'yesterday' })).json().code).toBe('INVALID_VALUE');
-    const partial = await call('POST', 'jobs', [{ id: 'ok2', user_id: 'u', title: 't', description: 'd' }, { id: 'ok3', user_id: 'u', title: 't', description: 'd', status: 'weird' }]);
+    expect(unknown.json()).toEqual({
+      error: "Unknown column 'nope' in body of table 'jobs'",
+      message: "Unknown column 'nope' in body of table 'jobs'",
+      code: 'UNKNOWN_COLUMN',
+    });
+    expect((await call('POST', 'jobs', { user_id: 'u', title: { a: 1 }, description: 'd' })).json().code).toBe(
+      'INVALID_VALUE',
+    );
+    expect(
+      (await call('POST', 'jobs', { user_id: 'u', title: 't', description: 'd', created_at: 'yesterday' })).json().code,
+    ).toBe('INVALID_VALUE');
+    const partial = await call('POST', 'jobs', [
+      { id: 'ok2', user_id: 'u', title: 't', description: 'd' },
+      { id: 'ok3', user_id: 'u', title: 't', description: 'd', status: 'weird' },
+    ]);
     expect(partial.statusCode).toBe(400);
     expect(ids(await get('jobs?id=in.(ok1,ok2,ok3)'))).toEqual([]);
   });
@@ -174,7 +255,11 @@ describe('PATCH and DELETE', () => {
   it("answers 'Record with id {id} not found.' for a missing id", async () => {
     const res = await call('PATCH', 'jobs?id=eq.nope', { status: 'completed' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Record with id nope not found.', message: 'Record with id nope not found.', code: 'NOT_FOUND' });
+    expect(res.json()).toEqual({
+      error: 'Record with id nope not found.',
+      message: 'Record with id nope not found.',
+      code: 'NOT_FOUND',
+    });
   });
 
   it('refuses an unfiltered update or delete', async () => {
@@ -184,7 +269,10 @@ describe('PATCH and DELETE', () => {
   });
 
   it('deletes by filter, with the JSON content type and no body', async () => {
-    await call('POST', 'jobs', [{ id: 'd1', user_id: 'del', title: 't', description: 'd' }, { id: 'd2', user_id: 'del', title: 't', description: 'd' }]);
+    await call('POST', 'jobs', [
+      { id: 'd1', user_id: 'del', title: 't', description: 'd' },
+      { id: 'd2', user_id: 'del', title: 't', description: 'd' },
+    ]);
     const res = await call('DELETE', 'jobs?select=*&user_id=eq.del');
     expect(res.statusCode).toBe(200);
     expect(ids(res).sort()).toEqual(['d1', 'd2']);
@@ -220,11 +308,20 @@ describe('errors', () => {
   it('answers 404 for another project id', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/db/other/rest/v1/jobs', headers: auth });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: "Project 'other' not found", message: "Project 'other' not found", code: 'PROJECT_NOT_FOUND' });
+    expect(res.json()).toEqual({
+      error: "Project 'other' not found",
+      message: "Project 'other' not found",
+      code: 'PROJECT_NOT_FOUND',
+    });
   });
 
   it('answers 400 for malformed JSON', async () => {
-    const res = await app.inject({ method: 'POST', url: `${base}/jobs`, headers: { ...auth, 'content-type': 'application/json' }, payload: '{"a":' });
+    const res = await app.inject({
+      method: 'POST',
+      url: `${base}/jobs`,
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('INVALID_BODY');
   });
@@ -232,8 +329,16 @@ describe('errors', () => {
   it('refuses callers without the service key, leaking no rows', async () => {
     const anonymous = await app.inject({ method: 'GET', url: `${base}/jobs` });
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual({ error: 'Authentication required', message: 'Authentication required', code: 'UNAUTHORIZED' });
-    const forged = await app.inject({ method: 'GET', url: `${base}/jobs`, headers: { authorization: 'Bearer blnk_sk_test_not_the_key' } });
+    expect(anonymous.json()).toEqual({
+      error: 'Authentication required',
+      message: 'Authentication required',
+      code: 'UNAUTHORIZED',
+    });
+    const forged = await app.inject({
+      method: 'GET',
+      url: `${base}/jobs`,
+      headers: { authorization: 'Bearer blnk_sk_test_not_the_key' },
+    });
     expect(forged.statusCode).toBe(401);
     expect(forged.body).not.toContain('j1');
     for (const method of ['POST', 'PATCH', 'DELETE'] as const) {
@@ -244,7 +349,15 @@ describe('errors', () => {
   });
 
   it('exposes Content-Range to browsers on allowed origins', async () => {
-    const res = await app.inject({ method: 'OPTIONS', url: `${base}/jobs`, headers: { origin: 'http://127.0.0.1:3000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,content-type,prefer' } });
+    const res = await app.inject({
+      method: 'OPTIONS',
+      url: `${base}/jobs`,
+      headers: {
+        origin: 'http://127.0.0.1:3000',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization,content-type,prefer',
+      },
+    });
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('http://127.0.0.1:3000');
     const got = await get('jobs?select=id', { origin: 'http://127.0.0.1:3000', prefer: 'count=exact' });

@@ -10,7 +10,9 @@ function callOf(request: FastifyRequest<{ Params: Params }>) {
 }
 
 function prefers(request: FastifyRequest, token: string): boolean {
-  return String(request.headers.prefer ?? '').split(/[,;]\s*/).includes(token);
+  return String(request.headers.prefer ?? '')
+    .split(/[,;]\s*/)
+    .includes(token);
 }
 
 /** Content-Range as PostgREST writes it: `0-24/137`, or `*\/0` for an empty page. */
@@ -26,7 +28,10 @@ export function registerRestRoutes(app: FastifyInstance, ctx: RestContext) {
   const url = '/api/db/:projectId/rest/v1/:table';
 
   app.get<{ Params: Params }>(url, async (request, reply) => {
-    const { rows, total, offset } = await selectRows(ctx, { ...callOf(request), withCount: prefers(request, 'count=exact') });
+    const { rows, total, offset } = await selectRows(ctx, {
+      ...callOf(request),
+      withCount: prefers(request, 'count=exact'),
+    });
     if (total !== undefined) contentRange(reply, offset, rows.length, total);
     return rows;
   });
@@ -41,7 +46,11 @@ export function registerRestRoutes(app: FastifyInstance, ctx: RestContext) {
     return written(request.params.table, await insertRows(ctx, { ...callOf(request), body: request.body }));
   });
 
-  app.patch<{ Params: Params }>(url, async (request) => written(request.params.table, await updateRows(ctx, { ...callOf(request), body: request.body })));
+  app.patch<{ Params: Params }>(url, async (request) =>
+    written(request.params.table, await updateRows(ctx, { ...callOf(request), body: request.body })),
+  );
 
-  app.delete<{ Params: Params }>(url, async (request) => written(request.params.table, await deleteRows(ctx, callOf(request))));
+  app.delete<{ Params: Params }>(url, async (request) =>
+    written(request.params.table, await deleteRows(ctx, callOf(request))),
+  );
 }

@@ -6,8 +6,16 @@ import type { Schema, TableSchema } from '../schema.js';
 import { transaction } from '../pool.js';
 import { type Sql, ident, sql, toQuery } from '../sql.js';
 import {
-  compileCursor, compileDelete, compileInserts, compileOrder, compileReturning, compileUpdate,
-  compileWhere, plainRow, prepareInsertRows, prepareUpdate,
+  compileCursor,
+  compileDelete,
+  compileInserts,
+  compileOrder,
+  compileReturning,
+  compileUpdate,
+  compileWhere,
+  plainRow,
+  prepareInsertRows,
+  prepareUpdate,
 } from './compile.js';
 import type { Condition, RestQuery } from './parse-query.js';
 
@@ -35,7 +43,12 @@ interface RestCall {
 function singleId(query: RestQuery): string | undefined {
   const [only, ...rest] = query.filters;
   const c = only as Condition | undefined;
-  return !rest.length && c?.kind === 'condition' && c.column === 'id' && c.op === 'eq' && !c.negated && typeof c.value === 'string'
+  return !rest.length &&
+    c?.kind === 'condition' &&
+    c.column === 'id' &&
+    c.op === 'eq' &&
+    !c.negated &&
+    typeof c.value === 'string'
     ? c.value
     : undefined;
 }
@@ -64,7 +77,12 @@ export async function selectRows(ctx: RestContext, call: RestCall & { withCount:
   const [rows, total] = await Promise.all([
     run(ctx, statement),
     // The total counts every matching row, wherever the page or cursor stands.
-    call.withCount ? run(ctx, sql`SELECT count(*)::int AS n FROM ${ident(table.name)}${compileWhere(table, query.filters, policyWhere)}`).then((r) => r[0]!.n as number) : undefined,
+    call.withCount
+      ? run(
+          ctx,
+          sql`SELECT count(*)::int AS n FROM ${ident(table.name)}${compileWhere(table, query.filters, policyWhere)}`,
+        ).then((r) => r[0]!.n as number)
+      : undefined,
   ]);
   return { rows, total, offset };
 }
@@ -81,10 +99,19 @@ export async function insertRows(ctx: RestContext, call: RestCall & { body: unkn
     rows.forEach((row) => update.check?.(plainRow(row)));
     updateWhere = update.where;
   }
-  const statements = compileInserts({ table, rows, returning: compileReturning(table, call.query.select), onConflict: call.query.onConflict, updateWhere });
+  const statements = compileInserts({
+    table,
+    rows,
+    returning: compileReturning(table, call.query.select),
+    onConflict: call.query.onConflict,
+    updateWhere,
+  });
   return transaction(ctx.pool, async (client) => {
     const inserted = (await Promise.all(statements.map((s) => run(client, s)))).flat();
-    await ctx.afterInsert?.(client, { table: call.table, ids: rows.map((row) => row.get('id')).filter((id): id is string => typeof id === 'string') });
+    await ctx.afterInsert?.(client, {
+      table: call.table,
+      ids: rows.map((row) => row.get('id')).filter((id): id is string => typeof id === 'string'),
+    });
     return inserted;
   });
 }
@@ -95,7 +122,15 @@ export async function updateRows(ctx: RestContext, call: RestCall & { body: unkn
   requireFilter(call.query);
   const patch = prepareUpdate(table, call.body);
   permission.check?.(plainRow(patch));
-  const rows = await run(ctx, compileUpdate(table, patch, compileWhere(table, call.query.filters, policyWhere), compileReturning(table, call.query.select)));
+  const rows = await run(
+    ctx,
+    compileUpdate(
+      table,
+      patch,
+      compileWhere(table, call.query.filters, policyWhere),
+      compileReturning(table, call.query.select),
+    ),
+  );
   const id = singleId(call.query);
   if (id !== undefined && rows.length === 0) throw new ApiError('NOT_FOUND', `Record with id ${id} not found.`);
   return rows;
@@ -107,7 +142,14 @@ export async function deleteRows(ctx: RestContext, call: RestCall) {
   requireFilter(call.query);
   // Deleting a missing row, or one the caller may not see, answers 200 with no rows: the
   // platform client takes any 2xx (PLATFORM_API.md 3.4), and the two cases look alike.
-  return run(ctx, compileDelete(table, compileWhere(table, call.query.filters, policyWhere), compileReturning(table, call.query.select)));
+  return run(
+    ctx,
+    compileDelete(
+      table,
+      compileWhere(table, call.query.filters, policyWhere),
+      compileReturning(table, call.query.select),
+    ),
+  );
 }
 
 /** An unfiltered PATCH or DELETE (the client's deleteMany({ where: {} })) is refused, not run on every row. */

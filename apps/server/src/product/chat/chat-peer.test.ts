@@ -30,21 +30,32 @@ describe('POST /api/app/:projectId/chat with a model', () => {
     const [system, user] = sent!.messages as { role: string; content: string }[];
     expect(system!.role).toBe('system');
     // SPEC.md section 7: cite manual sections, step by step, concise and practical, flag general knowledge.
-    expect(system!.content).toMatch(/Cite the manual section behind every step by its excerpt number in square brackets, as \[1\] or \[2\]/);
+    expect(system!.content).toMatch(
+      /Cite the manual section behind every step by its excerpt number in square brackets, as \[1\] or \[2\]/,
+    );
     expect(system!.content).toMatch(/step-by-step/);
     expect(system!.content).toMatch(/concise and practical/);
     expect(system!.content).toMatch(/general knowledge/);
     expect(user!.role).toBe('user');
-    expect(user!.content).toMatch(/^Manual excerpts:\n\n\[1\] CP-200 Centrifugal Pump Service Manual, page 2\nError code E42: the CP-200 lost its prime\./);
+    expect(user!.content).toMatch(
+      /^Manual excerpts:\n\n\[1\] CP-200 Centrifugal Pump Service Manual, page 2\nError code E42: the CP-200 lost its prime\./,
+    );
     expect(user!.content.endsWith(`Question: ${QUESTION}`)).toBe(true);
     expect(user!.content).not.toContain('Plant Room System Planner'); // not among the best passages for this question
   });
 
   it('numbers the excerpts one per page as the sources are numbered, and drops a citation of an excerpt it was not given, also when split across chunks', async () => {
-    peer.set({ reply: 'Prime the casing [1]. Fit seal kit PN-4471-B [2] and torque the nut [2, 9]. Regrease the bearing [9].', chunkSize: 3 });
+    peer.set({
+      reply: 'Prime the casing [1]. Fit seal kit PN-4471-B [2] and torque the nut [2, 9]. Regrease the bearing [9].',
+      chunkSize: 3,
+    });
     const { text, sources } = await readSse(await chat.ask(tech, { question: QUESTION }));
     const prompt = (peer.chatRequests()[0]!.messages.at(-1) as { content: string }).content;
-    const numbered = [...prompt.matchAll(/^\[(\d+)\] (.+), page (\d+)$/gm)].map((m) => ({ n: Number(m[1]), title: m[2], page: Number(m[3]) }));
+    const numbered = [...prompt.matchAll(/^\[(\d+)\] (.+), page (\d+)$/gm)].map((m) => ({
+      n: Number(m[1]),
+      title: m[2],
+      page: Number(m[3]),
+    }));
     expect(numbered.length).toBeGreaterThanOrEqual(2);
     expect(numbered.length).toBeLessThan(9);
     expect(numbered).toEqual(sources.map((s, i) => ({ n: i + 1, title: s.title, page: s.page })));
@@ -61,9 +72,15 @@ describe('POST /api/app/:projectId/chat with a model', () => {
     const [sent] = peer.chatRequests();
     const user = (sent!.messages as { role: string; content: string }[]).at(-1)!;
     expect(user.content.startsWith(question)).toBe(true);
-    expect(user.content).toMatch(/No manual in the library covers this, and the technician has been told so\. Answer from general knowledge and say that it is general knowledge/);
+    expect(user.content).toMatch(
+      /No manual in the library covers this, and the technician has been told so\. Answer from general knowledge and say that it is general knowledge/,
+    );
     expect(user.content).not.toMatch(/Manual excerpts/);
-    expect(text.startsWith("I couldn't find this in your manuals.\n\n**Suggestions only, these may not answer your question:**")).toBe(true);
+    expect(
+      text.startsWith(
+        "I couldn't find this in your manuals.\n\n**Suggestions only, these may not answer your question:**",
+      ),
+    ).toBe(true);
     expect(text).toMatch(/^- RC-50 Rooftop Chiller Manual, page \d$/m);
     expect(text.endsWith('\n\nFrom general knowledge, not your manuals: slacken the tensioner first.')).toBe(true);
     expect(sources).toEqual([]);
@@ -79,16 +96,37 @@ describe('POST /api/app/:projectId/chat with a model', () => {
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     let peerAtFirstDelta: { active: number; completed: number } | undefined;
     const { lines, parts, text } = await readSse(response, (part) => {
-      if (!peerAtFirstDelta && part.type === 'text-delta') peerAtFirstDelta = { active: peer.activeStreams, completed: peer.completedStreams };
+      if (!peerAtFirstDelta && part.type === 'text-delta')
+        peerAtFirstDelta = { active: peer.activeStreams, completed: peer.completedStreams };
     });
     expect(peerAtFirstDelta).toEqual({ active: 1, completed: 0 }); // relayed while the peer was still writing
 
-    expect(parts.map((p) => p.type)).toEqual(['start', 'data-sources', 'text-start', ...pieces.map(() => 'text-delta'), 'text-end', 'data-message', 'finish']);
+    expect(parts.map((p) => p.type)).toEqual([
+      'start',
+      'data-sources',
+      'text-start',
+      ...pieces.map(() => 'text-delta'),
+      'text-end',
+      'data-message',
+      'finish',
+    ]);
     // Word by word as the peer wrote it; a word's trailing space leaves with the next word (it waits to see whether a citation follows).
-    expect(parts.filter((p) => p.type === 'text-delta').map((p) => p.delta!.trim())).toEqual(pieces.map((p) => p.trim()));
-    expect(parts[1]!.data).toContainEqual({ manualId: 'manual_pump', title: 'CP-200 Centrifugal Pump Service Manual', page: 2, fileUrl: expect.stringMatching(/manual_pump\.pdf$/), quote: expect.any(String) });
+    expect(parts.filter((p) => p.type === 'text-delta').map((p) => p.delta!.trim())).toEqual(
+      pieces.map((p) => p.trim()),
+    );
+    expect(parts[1]!.data).toContainEqual({
+      manualId: 'manual_pump',
+      title: 'CP-200 Centrifugal Pump Service Manual',
+      page: 2,
+      fileUrl: expect.stringMatching(/manual_pump\.pdf$/),
+      quote: expect.any(String),
+    });
     expect(text).toBe(reply);
-    expect(parts.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', usage: { promptTokens: expect.any(Number), completionTokens: pieces.length, totalTokens: expect.any(Number) } });
+    expect(parts.at(-1)).toEqual({
+      type: 'finish',
+      finishReason: 'stop',
+      usage: { promptTokens: expect.any(Number), completionTokens: pieces.length, totalTokens: expect.any(Number) },
+    });
     expect(lines.filter(Boolean).at(-1)).toBe('data: [DONE]');
 
     const rows = await chat.savedRows(tech);
@@ -157,10 +195,22 @@ describe('a photo with the question', () => {
     const imageUrl = await chat.upload(tech, PEER_PNG, 'png');
     const { text } = await readSse(await chat.ask(tech, { question: 'Is this seal worn?', imageUrl }));
     expect(text).toBe('Hello from the peer.');
-    const content = peer.chatRequests()[0]!.messages[1]!.content as { type: string; text?: string; image_url?: { url: string } }[];
+    const content = peer.chatRequests()[0]!.messages[1]!.content as {
+      type: string;
+      text?: string;
+      image_url?: { url: string };
+    }[];
     expect(content).toHaveLength(2);
-    expect(content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/Question: Is this seal worn\?\n\nThe technician attached a photo; no text could be read from it by OCR\.$/) });
-    expect(content[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${PEER_PNG.toString('base64')}` } });
+    expect(content[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(
+        /Question: Is this seal worn\?\n\nThe technician attached a photo; no text could be read from it by OCR\.$/,
+      ),
+    });
+    expect(content[1]).toEqual({
+      type: 'image_url',
+      image_url: { url: `data:image/png;base64,${PEER_PNG.toString('base64')}` },
+    });
     expect(JSON.parse((await chat.savedRows(tech))[0]!.message)).toEqual({ content: 'Is this seal worn?', imageUrl });
   });
 
@@ -170,7 +220,10 @@ describe('a photo with the question', () => {
     for (const imageUrl of [notOurs, notAnImage]) {
       const response = await chat.ask(tech, { question: 'What is this?', imageUrl });
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: 'imageUrl must be an image uploaded to FieldAssist' });
+      expect(await response.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: 'imageUrl must be an image uploaded to FieldAssist',
+      });
     }
     expect(peer.chatRequests()).toEqual([]);
     expect(await chat.savedRows(tech)).toEqual([]);

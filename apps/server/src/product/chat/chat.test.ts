@@ -17,16 +17,24 @@ describe('POST /api/app/:projectId/chat without a model', () => {
     const response = await chat.ask(user, { question: 'GB-90 fault F28, the boiler will not ignite' });
     expect(response.status).toBe(200);
     const { text, sources, parts } = await readSse(response);
-    expect(text.startsWith(`${LIBRARY[1].pages[1]}\\\n*GB-90 Gas Boiler Installation Guide, page 2* [1]\n\n`)).toBe(true);
+    expect(text.startsWith(`${LIBRARY[1].pages[1]}\\\n*GB-90 Gas Boiler Installation Guide, page 2* [1]\n\n`)).toBe(
+      true,
+    );
     expect(text.endsWith(`\n\n${LOCAL_ANSWER_NOTE}`)).toBe(true);
     expect(text.match(/AI model/g)).toHaveLength(1);
     expect(sources[0]).toEqual({
-      manualId: 'manual_boiler', title: 'GB-90 Gas Boiler Installation Guide', page: 2, fileUrl: fileUrlOf('manual_boiler'), quote: 'Fault F28: no ignition.',
+      manualId: 'manual_boiler',
+      title: 'GB-90 Gas Boiler Installation Guide',
+      page: 2,
+      fileUrl: fileUrlOf('manual_boiler'),
+      quote: 'Fault F28: no ignition.',
     });
     // Every source is shown under its manual and page with its number, once; nothing else is cited.
     expect(new Set(sources.map((s) => `${s.manualId}:${s.page}`)).size).toBe(sources.length);
     sources.forEach((s, i) => {
-      expect(text).toContain(i === 0 ? `*${s.title}, page ${s.page}* [1]` : `**${s.title}, page ${s.page}** [${i + 1}]`);
+      expect(text).toContain(
+        i === 0 ? `*${s.title}, page ${s.page}* [1]` : `**${s.title}, page ${s.page}** [${i + 1}]`,
+      );
       expect(text).toContain(s.quote);
     });
     expect([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]))).toEqual(sources.map((_, i) => i + 1));
@@ -40,7 +48,9 @@ describe('POST /api/app/:projectId/chat without a model', () => {
 describe('a question the library does not cover', () => {
   it('begins "I couldn\'t find this in your manuals." and offers the closest pages, marked as suggestions, citing nothing', async () => {
     const user = await chat.signUp('technician');
-    const { text, sources } = await readSse(await chat.ask(user, { question: 'How do I replace the timing belt on the RC-50 delivery van?' }));
+    const { text, sources } = await readSse(
+      await chat.ask(user, { question: 'How do I replace the timing belt on the RC-50 delivery van?' }),
+    );
     expect(text.split('\n')[0]).toBe("I couldn't find this in your manuals.");
     expect(text).toMatch(/\*\*Suggestions only, these may not answer your question:\*\*/);
     expect(text).toMatch(/^- RC-50 Rooftop Chiller Manual, page \d$/m);
@@ -63,7 +73,11 @@ describe('refusals', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toContain('application/json');
     const body = await response.text();
-    expect(JSON.parse(body)).toEqual({ error: 'Authentication required', message: 'Authentication required', code: 'UNAUTHORIZED' });
+    expect(JSON.parse(body)).toEqual({
+      error: 'Authentication required',
+      message: 'Authentication required',
+      code: 'UNAUTHORIZED',
+    });
     expect(body).not.toMatch(/GB-90|manual_/);
   });
 
@@ -73,7 +87,9 @@ describe('refusals', () => {
       const response = await chat.ask(user, body);
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({
-        error: 'body.question: Ask a question or attach a photo', message: 'body.question: Ask a question or attach a photo', code: 'VALIDATION_ERROR',
+        error: 'body.question: Ask a question or attach a photo',
+        message: 'body.question: Ask a question or attach a photo',
+        code: 'VALIDATION_ERROR',
       });
     }
     expect(await chat.savedRows(user)).toEqual([]);
@@ -82,19 +98,27 @@ describe('refusals', () => {
   const plannerQuestion = 'How do I isolate valve V-17 and which lockout tag before draining chiller RC-50?';
   const ask = async (role: Role) => readSse(await chat.ask(await chat.signUp(role), { question: plannerQuestion }));
 
-  it.each(['viewer', 'manager'] as const)('never gives the %s a passage or a source from a system planner', async (role) => {
-    const { text, sources } = await ask(role);
-    // Whether the chat answers from the pages this role may read or says it found nothing (and suggests
-    // pages), the planner is never among them.
-    expect(sources.every((s) => s.manualId !== PLANNER_ID)).toBe(true);
-    expect(text).not.toContain('Plant Room System Planner');
-    for (const page of LIBRARY[3].pages) expect(text).not.toContain(page.slice(0, 40));
-    expect(text).not.toMatch(/V-17|LT-9|GV-2/);
-  });
+  it.each(['viewer', 'manager'] as const)(
+    'never gives the %s a passage or a source from a system planner',
+    async (role) => {
+      const { text, sources } = await ask(role);
+      // Whether the chat answers from the pages this role may read or says it found nothing (and suggests
+      // pages), the planner is never among them.
+      expect(sources.every((s) => s.manualId !== PLANNER_ID)).toBe(true);
+      expect(text).not.toContain('Plant Room System Planner');
+      for (const page of LIBRARY[3].pages) expect(text).not.toContain(page.slice(0, 40));
+      expect(text).not.toMatch(/V-17|LT-9|GV-2/);
+    },
+  );
 
   it.each(['technician', 'admin'] as const)('answers the %s with the system planner passage', async (role) => {
     const { text, sources } = await ask(role);
-    expect(sources[0]).toMatchObject({ manualId: PLANNER_ID, title: 'Plant Room System Planner', page: 1, fileUrl: fileUrlOf(PLANNER_ID) });
+    expect(sources[0]).toMatchObject({
+      manualId: PLANNER_ID,
+      title: 'Plant Room System Planner',
+      page: 1,
+      fileUrl: fileUrlOf(PLANNER_ID),
+    });
     expect(text.startsWith(`${LIBRARY[3].pages[0]}\\\n*Plant Room System Planner, page 1* [1]`)).toBe(true);
   });
 
@@ -102,7 +126,10 @@ describe('refusals', () => {
     const alice = await chat.signUp('technician');
     const bob = await chat.signUp('technician');
     await readSse(await chat.ask(alice, { question: 'CP-200 seal kit part number?' }));
-    const list = (user: TestUser) => fetch(`${chat.url}/api/db/${chat.projectId}/rest/v1/chat_messages?user_id=eq.${encodeURIComponent(alice.id)}`, { headers: user.headers });
+    const list = (user: TestUser) =>
+      fetch(`${chat.url}/api/db/${chat.projectId}/rest/v1/chat_messages?user_id=eq.${encodeURIComponent(alice.id)}`, {
+        headers: user.headers,
+      });
     const own = (await (await list(alice)).json()) as { user_id: string }[];
     expect(own).toHaveLength(1);
     const other = await list(bob);

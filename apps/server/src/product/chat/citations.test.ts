@@ -15,7 +15,9 @@ async function streamed(pieces: string[], count: number): Promise<string> {
 
 describe('citations of excerpts', () => {
   it('keeps [n] for the excerpts given and drops the others, with their space', () => {
-    expect(keepKnownCitations('Prime it [1]. Seal [2, 7]. Bearing [7]. Nut [0].', 2)).toBe('Prime it [1]. Seal [2]. Bearing. Nut.');
+    expect(keepKnownCitations('Prime it [1]. Seal [2, 7]. Bearing [7]. Nut [0].', 2)).toBe(
+      'Prime it [1]. Seal [2]. Bearing. Nut.',
+    );
   });
 
   it('leaves array indexes and code alone, also while streaming in pieces', async () => {
@@ -28,8 +30,9 @@ describe('citations of excerpts', () => {
 });
 
 describe('stitchChunks', () => {
-  it('joins a page\'s chunks without the text a chunk repeats from the one before', () => {
-    const page = 'Fault F28: no ignition. Check that the gas isolation valve is open and that the electrode gap is 3 to 4 mm.';
+  it("joins a page's chunks without the text a chunk repeats from the one before", () => {
+    const page =
+      'Fault F28: no ignition. Check that the gas isolation valve is open and that the electrode gap is 3 to 4 mm.';
     expect(stitchChunks([page.slice(0, 70), page.slice(40)])).toBe(page);
     expect(stitchChunks(['First section.', 'Second section.'])).toBe('First section.\n\nSecond section.');
   });

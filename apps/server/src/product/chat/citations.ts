@@ -10,7 +10,10 @@ const unfinished = /(?:\s*\[[\d,\s]{0,12}|\s+|(?<!`)`{1,2})$/;
 /** Drops from each citation the numbers that name no excerpt (1..count); a citation left empty goes, with the space before it. */
 export function keepKnownCitations(text: string, count: number): string {
   return text.replace(citation, (_whole, space: string, numbers: string) => {
-    const known = numbers.split(',').map((n) => Number(n.trim())).filter((n) => n >= 1 && n <= count);
+    const known = numbers
+      .split(',')
+      .map((n) => Number(n.trim()))
+      .filter((n) => n >= 1 && n <= count);
     return known.length === 0 ? '' : `${space}[${known.join(', ')}]`;
   });
 }

@@ -4,7 +4,15 @@ import { composeAnswer, escapeMarkdown, LOCAL_ANSWER_NOTE } from './compose.js';
 import type { Passage } from '../retrieval/retrieve.js';
 
 const passage = (text: string, over: Partial<Passage> = {}): Passage => ({
-  chunkId: 'c1', manualId: 'manual_cx', title: 'CX-10 Compressor Service Manual', page: 12, fileUrl: 'https://files.test/cx.pdf', text, heading: '', score: 1, ...over,
+  chunkId: 'c1',
+  manualId: 'manual_cx',
+  title: 'CX-10 Compressor Service Manual',
+  page: 12,
+  fileUrl: 'https://files.test/cx.pdf',
+  text,
+  heading: '',
+  score: 1,
+  ...over,
 });
 
 const filterPage = [
@@ -27,25 +35,32 @@ const filterPage = [
 describe('composeAnswer', () => {
   it('leads with the sentences that carry the question, then the steps in order, then the command exactly as printed', () => {
     const { text, sources } = composeAnswer('CX-10 trips on alarm A12, what do I do?', [passage(filterPage)]);
-    expect(text).toBe([
-      'A clogged filter starves the CX-10 of air, so it overheats and trips on alarm A12. Order filter F-220 from your distributor.\\',
-      '*CX-10 Compressor Service Manual, page 12* [1]',
-      '',
-      '1. Switch the unit off and lock out the supply.',
-      '2. Unclip the filter cover and pull the old filter out.',
-      '3. Push the new filter in until it clicks.',
-      '',
-      '```',
-      'service reset --alarm A12',
-      '    --verbose   # prints each cleared entry',
-      '```',
-      '',
-      LOCAL_ANSWER_NOTE,
-    ].join('\n'));
-    expect(sources).toEqual([{
-      manualId: 'manual_cx', title: 'CX-10 Compressor Service Manual', page: 12, fileUrl: 'https://files.test/cx.pdf',
-      quote: 'A clogged filter starves the CX-10 of air, so it overheats and trips on alarm A12.',
-    }]);
+    expect(text).toBe(
+      [
+        'A clogged filter starves the CX-10 of air, so it overheats and trips on alarm A12. Order filter F-220 from your distributor.\\',
+        '*CX-10 Compressor Service Manual, page 12* [1]',
+        '',
+        '1. Switch the unit off and lock out the supply.',
+        '2. Unclip the filter cover and pull the old filter out.',
+        '3. Push the new filter in until it clicks.',
+        '',
+        '```',
+        'service reset --alarm A12',
+        '    --verbose   # prints each cleared entry',
+        '```',
+        '',
+        LOCAL_ANSWER_NOTE,
+      ].join('\n'),
+    );
+    expect(sources).toEqual([
+      {
+        manualId: 'manual_cx',
+        title: 'CX-10 Compressor Service Manual',
+        page: 12,
+        fileUrl: 'https://files.test/cx.pdf',
+        quote: 'A clogged filter starves the CX-10 of air, so it overheats and trips on alarm A12.',
+      },
+    ]);
   });
 
   it('answers an identifier with the sentence that names it', () => {
@@ -55,15 +70,25 @@ describe('composeAnswer', () => {
 
   it('shows at most two further pages that carry the question, shorter, each under its manual and page, and lists only pages shown', () => {
     const others = [
-      passage('Alarm A12 can also follow a blocked condenser fan. Check the fan turns freely.', { chunkId: 'c2', page: 30 }),
+      passage('Alarm A12 can also follow a blocked condenser fan. Check the fan turns freely.', {
+        chunkId: 'c2',
+        page: 30,
+      }),
       passage('Alarm A12 resets by itself after ten minutes when the air flow is back.', { chunkId: 'c3', page: 31 }),
       passage('Alarm A12 history is kept for ninety days in the log.', { chunkId: 'c4', page: 32 }),
-      passage('Mounting brackets and torque values for the frame.', { chunkId: 'c5', manualId: 'manual_frame', title: 'Frame Guide', page: 2 }),
+      passage('Mounting brackets and torque values for the frame.', {
+        chunkId: 'c5',
+        manualId: 'manual_frame',
+        title: 'Frame Guide',
+        page: 2,
+      }),
       passage('The intake filter clogs after about 500 hours.', { chunkId: 'c6', page: 12 }), // the page already shown
     ];
     const { text, sources } = composeAnswer('alarm A12 on the CX-10', [passage(filterPage), ...others]);
     expect(sources.map((s) => s.page)).toEqual([12, 30, 31]);
-    expect(text).toContain('**Also in your manuals**\n\n**CX-10 Compressor Service Manual, page 30** [2]\\\nAlarm A12 can also follow a blocked condenser fan.');
+    expect(text).toContain(
+      '**Also in your manuals**\n\n**CX-10 Compressor Service Manual, page 30** [2]\\\nAlarm A12 can also follow a blocked condenser fan.',
+    );
     expect(text).toContain('**CX-10 Compressor Service Manual, page 31** [3]\\\nAlarm A12 resets by itself');
     expect(text).not.toMatch(/ninety days|Mounting brackets/);
     expect(sources[1]!.quote).toBe('Alarm A12 can also follow a blocked condenser fan.');
@@ -84,11 +109,15 @@ describe('composeAnswer', () => {
   });
 
   it('leaves what markdown would not misread as typed: names with underscores, options with dashes', () => {
-    expect(escapeMarkdown('--stack-auto makes srec_cat and SDCC_INCLUDE work; a < b')).toBe('--stack-auto makes srec_cat and SDCC_INCLUDE work; a < b');
-    expect(escapeMarkdown('- not a list, _not emphasis_, &amp; not an entity')).toBe('\\- not a list, \\_not emphasis\\_, \\&amp; not an entity');
+    expect(escapeMarkdown('--stack-auto makes srec_cat and SDCC_INCLUDE work; a < b')).toBe(
+      '--stack-auto makes srec_cat and SDCC_INCLUDE work; a < b',
+    );
+    expect(escapeMarkdown('- not a list, _not emphasis_, &amp; not an entity')).toBe(
+      '\\- not a list, \\_not emphasis\\_, \\&amp; not an entity',
+    );
   });
 
-  it('answers a troubleshooting entry with its solution, and a table question with the table\'s rows', () => {
+  it("answers a troubleshooting entry with its solution, and a table question with the table's rows", () => {
     const faq = [
       'Appendix B: Troubleshooting 56',
       '',
@@ -96,11 +125,18 @@ describe('composeAnswer', () => {
       'Solution: The target still runs at its internal clock speed. Therefore, the ISP clock must be reduced using the -B option.',
     ].join('\n');
     const { text } = composeAnswer('brand new chip, programmer cannot initialise communication', [passage(faq)]);
-    expect(text.startsWith('Or a programmer cannot initialize communication with a brand new chip.\\\nSolution: The target still runs at its internal clock speed. Therefore, the ISP clock must be reduced using the -B option.\\\n')).toBe(true);
+    expect(
+      text.startsWith(
+        'Or a programmer cannot initialize communication with a brand new chip.\\\nSolution: The target still runs at its internal clock speed. Therefore, the ISP clock must be reduced using the -B option.\\\n',
+      ),
+    ).toBe(true);
 
-    const vectors = 'Interrupt numbers of the 8051:\nInterrupt # Description Vector Address\n0 External 0 0x0003\n1 Timer 0 0x000b\n3 Timer 1 0x001b\n4 Serial 0x0023';
+    const vectors =
+      'Interrupt numbers of the 8051:\nInterrupt # Description Vector Address\n0 External 0 0x0003\n1 Timer 0 0x000b\n3 Timer 1 0x001b\n4 Serial 0x0023';
     const table = composeAnswer('8051 timer 1 vector address', [passage(vectors)]).text;
-    expect(table).toBe(`Interrupt numbers of the 8051:\\\n*${passage('').title}, page 12* [1]\n\n- Interrupt # Description Vector Address\n- 0 External 0 0x0003\n- 1 Timer 0 0x000b\n- 3 Timer 1 0x001b\n- 4 Serial 0x0023\n\n${LOCAL_ANSWER_NOTE}`);
+    expect(table).toBe(
+      `Interrupt numbers of the 8051:\\\n*${passage('').title}, page 12* [1]\n\n- Interrupt # Description Vector Address\n- 0 External 0 0x0003\n- 1 Timer 0 0x000b\n- 3 Timer 1 0x001b\n- 4 Serial 0x0023\n\n${LOCAL_ANSWER_NOTE}`,
+    );
   });
 
   it('shows a command printed in the body font as code, and leaves a wrapped line of prose as prose', () => {
@@ -119,6 +155,9 @@ describe('composeAnswer', () => {
   });
 
   it('says so when there is no passage, with no source', () => {
-    expect(composeAnswer('anything', [])).toEqual({ text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] });
+    expect(composeAnswer('anything', [])).toEqual({
+      text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,
+      sources: [],
+    });
   });
 });

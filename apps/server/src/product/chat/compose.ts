@@ -66,11 +66,15 @@ interface Scored {
  * of them says more about which one answers ("calibrate") than one found in most ("avrdude").
  */
 function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
-  const texts = blocks.flatMap((block, index) => (block.kind === 'prose' ? block.sentences.map((text) => ({ text, block: index })) : []));
-  const weights = new Map(terms.words.map((word) => {
-    const found = texts.filter((t) => hasWord(t.text, word)).length;
-    return [word, found === 0 ? 1 : 1 + 1 / found];
-  }));
+  const texts = blocks.flatMap((block, index) =>
+    block.kind === 'prose' ? block.sentences.map((text) => ({ text, block: index })) : [],
+  );
+  const weights = new Map(
+    terms.words.map((word) => {
+      const found = texts.filter((t) => hasWord(t.text, word)).length;
+      return [word, found === 0 ? 1 : 1 + 1 / found];
+    }),
+  );
   return texts.map((t, order) => ({ ...t, score: termScore(t.text, terms, weights), order }));
 }
 
@@ -81,10 +85,18 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
  * only counts when nothing better is there.
  */
 function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
-  const weighed = sentences.map((s) => ({ ...s, score: /[.!?:]["'’”)]*$/.test(s.text) || s.text.length > 80 ? s.score : s.score / 2 }));
+  const weighed = sentences.map((s) => ({
+    ...s,
+    score: /[.!?:]["'’”)]*$/.test(s.text) || s.text.length > 80 ? s.score : s.score / 2,
+  }));
   const best = Math.max(0, ...weighed.map((s) => s.score));
   // Of two sentences that carry as much of the question, the shorter says it more directly.
-  const ranked = best > 0 ? weighed.filter((s) => s.score >= Math.max(1, best / 2)).sort((a, b) => b.score - a.score || a.text.length - b.text.length) : weighed.slice(0, 2);
+  const ranked =
+    best > 0
+      ? weighed
+          .filter((s) => s.score >= Math.max(1, best / 2))
+          .sort((a, b) => b.score - a.score || a.text.length - b.text.length)
+      : weighed.slice(0, 2);
   const chosen: Scored[] = [];
   let length = 0;
   const take = (sentence: Scored) => {
@@ -102,19 +114,43 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
   const before = first && weighed[first.order - 1];
   const lead = first && weighed.find((s) => s.block === first.block);
   if (first && lead && lead !== first && lead.text.length < 50 && length + lead.text.length <= max + 50) take(lead);
-  else if (before && before.block === first.block && /^(?:this|it|they|these|that|such|then|so)\b/i.test(first.text) && length + before.text.length <= max + 50) take(before);
+  else if (
+    before &&
+    before.block === first.block &&
+    /^(?:this|it|they|these|that|such|then|so)\b/i.test(first.text) &&
+    length + before.text.length <= max + 50
+  )
+    take(before);
   chosen.sort((a, b) => a.order - b.order);
   // A troubleshooting entry's "Problem:" matches the question; its "Solution:" is the answer,
   // with the sentences that finish it.
   const isProblem = (s: Scored | undefined) => s !== undefined && /^(?:problem|symptom|question|cause)\b/i.test(s.text);
   const problem = chosen.find((s) => isProblem(s) || [1, 2, 3].some((back) => isProblem(weighed[s.order - back])));
-  const solution = problem && weighed.slice(problem.order + 1, problem.order + 6).find((s) => /^(?:solution|remedy|fix|workaround|answer|action)\b/i.test(s.text));
+  const solution =
+    problem &&
+    weighed
+      .slice(problem.order + 1, problem.order + 6)
+      .find((s) => /^(?:solution|remedy|fix|workaround|answer|action)\b/i.test(s.text));
   if (solution && !chosen.includes(solution)) {
     take(solution);
-    for (let next = weighed[solution.order + 1]; next && length < max && !isProblem(next) && length + next.text.length <= max + 150; next = weighed[next.order + 1]) take(next);
+    for (
+      let next = weighed[solution.order + 1];
+      next && length < max && !isProblem(next) && length + next.text.length <= max + 150;
+      next = weighed[next.order + 1]
+    )
+      take(next);
   }
   chosen.sort((a, b) => a.order - b.order);
-  for (let next = weighed[(chosen.at(-1)?.order ?? Infinity) + 1]; next && next.block === chosen.at(-1)!.block && length < enough && chosen.length < 3 && !chosen.at(-1)!.text.endsWith(':') && length + next.text.length <= max; next = weighed[next.order + 1]) {
+  for (
+    let next = weighed[(chosen.at(-1)?.order ?? Infinity) + 1];
+    next &&
+    next.block === chosen.at(-1)!.block &&
+    length < enough &&
+    chosen.length < 3 &&
+    !chosen.at(-1)!.text.endsWith(':') &&
+    length + next.text.length <= max;
+    next = weighed[next.order + 1]
+  ) {
     take(next);
   }
   return chosen;
@@ -124,7 +160,10 @@ const MAX_ROWS = 12;
 const ROW_CHARS = 100;
 
 const isRow = (block: Block | undefined): boolean =>
-  block?.kind === 'prose' && block.sentences.join(' ').length <= ROW_CHARS && !/^(?:problem|solution|note)\b/i.test(block.sentences[0] ?? '') && !block.sentences.join(' ').endsWith(':');
+  block?.kind === 'prose' &&
+  block.sentences.join(' ').length <= ROW_CHARS &&
+  !/^(?:problem|solution|note)\b/i.test(block.sentences[0] ?? '') &&
+  !block.sentences.join(' ').endsWith(':');
 
 /**
  * The rows of a table or list the answer falls in ("3 Timer 1 0x001b" among the interrupt
@@ -147,11 +186,14 @@ function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Sc
     while (isRow(blocks[end + 1]) && end - start + 1 < MAX_ROWS) end++;
   }
   if (end < start) return { rows: [], direct: chosen };
-  const rows = blocks.slice(start, end + 1).map((b) => `- ${escapeMarkdown((b as Extract<Block, { kind: 'prose' }>).sentences.join(' '))}`);
+  const rows = blocks
+    .slice(start, end + 1)
+    .map((b) => `- ${escapeMarkdown((b as Extract<Block, { kind: 'prose' }>).sentences.join(' '))}`);
   const direct = chosen.filter((s) => s.block < start || s.block > end);
   // Rows alone are introduced by the sentence before them ("The following table lists...").
   const before = blocks[start - 1];
-  if (direct.length === 0 && before?.kind === 'prose' && !isRow(before)) direct.push({ text: before.sentences.at(-1)!, score: 0, order: -1, block: start - 1 });
+  if (direct.length === 0 && before?.kind === 'prose' && !isRow(before))
+    direct.push({ text: before.sentences.at(-1)!, score: 0, order: -1, block: start - 1 });
   return { rows, direct };
 }
 
@@ -192,7 +234,13 @@ function codeOf(blocks: Block[], terms: Terms, after: number): string[] {
 }
 
 function sourceOf(p: Passage, quote: string): ChatSource {
-  return { manualId: p.manualId, title: p.title, page: p.page, fileUrl: p.fileUrl, quote: clip(quote, 200).replace(/…$/, '') };
+  return {
+    manualId: p.manualId,
+    title: p.title,
+    page: p.page,
+    fileUrl: p.fileUrl,
+    quote: clip(quote, 200).replace(/…$/, ''),
+  };
 }
 
 /** The sentence of a passage that best carries the question's terms: what the viewer highlights. */
@@ -212,7 +260,8 @@ export function quoteOf(question: string, text: string): string {
  */
 export function composeAnswer(question: string, passages: Passage[]): ComposedAnswer {
   const [best, ...others] = passages;
-  if (!best) return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
+  if (!best)
+    return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
   const terms = questionTerms(question);
   const blocks = parseBlocks(best.text);
   const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);

@@ -12,18 +12,32 @@ const SENSOR = 'manual_ds2';
 /** Two manuals that both speak of a "4 second" signal: only the earlier question says which. */
 async function seedSignals(pool: pg.Pool) {
   const manuals = [
-    { id: CONTROLLER, title: 'LX-5 Controller Guide', pages: [
-      'Status LED of the LX-5 controller. A 2 second blink of the status LED means the controller is waiting for a network address.',
-      'A 4 second blink of the status LED means the firmware update failed; hold RESET for ten seconds to restore the previous firmware.',
-    ] },
-    { id: SENSOR, title: 'DS-2 Door Sensor Guide', pages: [
-      'A 4 second beep means the door sensor battery is low. A 4 second tone repeated every minute means the 4 second timer of the sensor expired.',
-    ] },
+    {
+      id: CONTROLLER,
+      title: 'LX-5 Controller Guide',
+      pages: [
+        'Status LED of the LX-5 controller. A 2 second blink of the status LED means the controller is waiting for a network address.',
+        'A 4 second blink of the status LED means the firmware update failed; hold RESET for ten seconds to restore the previous firmware.',
+      ],
+    },
+    {
+      id: SENSOR,
+      title: 'DS-2 Door Sensor Guide',
+      pages: [
+        'A 4 second beep means the door sensor battery is low. A 4 second tone repeated every minute means the 4 second timer of the sensor expired.',
+      ],
+    },
   ];
   for (const manual of manuals) {
-    await pool.query('INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES ($1, $2, $3, $4, $5)', [manual.id, manual.title, fileUrlOf(manual.id), `${manual.id}.pdf`, 'manual']);
+    await pool.query(
+      'INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES ($1, $2, $3, $4, $5)',
+      [manual.id, manual.title, fileUrlOf(manual.id), `${manual.id}.pdf`, 'manual'],
+    );
     for (const [i, text] of manual.pages.entries()) {
-      await pool.query('INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)', [`${manual.id}_${i}`, manual.id, text, i, i + 1]);
+      await pool.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`${manual.id}_${i}`, manual.id, text, i, i + 1],
+      );
     }
   }
 }
@@ -32,8 +46,14 @@ const FIRST = 'What does a 2 second blink of the LX-5 status LED mean?';
 const FOLLOW_UP = 'what about the 4 second one?';
 
 describe('isFollowUp', () => {
-  it.each([FOLLOW_UP, 'and that?', 'does it also apply to the CP-200?', 'why?'])('takes "%s" as a follow-up', (question) => expect(isFollowUp(question)).toBe(true));
-  it.each([FIRST, 'How do I replace the mechanical seal of the CP-200 pump?'])('takes "%s" as a question of its own', (question) => expect(isFollowUp(question)).toBe(false));
+  it.each([FOLLOW_UP, 'and that?', 'does it also apply to the CP-200?', 'why?'])(
+    'takes "%s" as a follow-up',
+    (question) => expect(isFollowUp(question)).toBe(true),
+  );
+  it.each([FIRST, 'How do I replace the mechanical seal of the CP-200 pump?'])(
+    'takes "%s" as a question of its own',
+    (question) => expect(isFollowUp(question)).toBe(false),
+  );
 });
 
 describe('a follow-up without a model', () => {
@@ -52,13 +72,20 @@ describe('a follow-up without a model', () => {
     expect(text).toMatch(/^A 4 second blink of the status LED means the firmware update failed/);
   });
 
-  it('is asked alone when the exchange before is older than the window, or another user\'s', async () => {
+  it("is asked alone when the exchange before is older than the window, or another user's", async () => {
     const user = await chat.signUp('technician');
     const other = await chat.signUp('technician');
     await readSse(await chat.ask(other, { question: FIRST }));
-    await chat.pool.query('INSERT INTO chat_messages (id, user_id, message, response, created_at) VALUES ($1, $2, $3, $4, $5)', [
-      `old-${user.id}`, user.id, JSON.stringify({ content: FIRST }), JSON.stringify({ content: 'earlier', sources: [{ manualId: CONTROLLER }] }), Date.now() - FOLLOW_UP_WINDOW_MS - 60_000,
-    ]);
+    await chat.pool.query(
+      'INSERT INTO chat_messages (id, user_id, message, response, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [
+        `old-${user.id}`,
+        user.id,
+        JSON.stringify({ content: FIRST }),
+        JSON.stringify({ content: 'earlier', sources: [{ manualId: CONTROLLER }] }),
+        Date.now() - FOLLOW_UP_WINDOW_MS - 60_000,
+      ],
+    );
     const { sources } = await readSse(await chat.ask(user, { question: FOLLOW_UP }));
     expect(sources[0]).toMatchObject({ manualId: SENSOR });
   });

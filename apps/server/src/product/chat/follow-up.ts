@@ -37,17 +37,23 @@ export async function recentExchanges(pool: pg.Pool, userId: string, now = Date.
     const answer = typeof response.content === 'string' ? response.content : '';
     const sources = Array.isArray(response.sources) ? (response.sources as { manualId?: unknown }[]) : [];
     const manualIds = [...new Set(sources.map((s) => s.manualId).filter((id): id is string => typeof id === 'string'))];
-    return question.trim() ? [{ question: question.slice(0, 4000), answer: answer.slice(0, ANSWER_CHARS), manualIds }] : [];
+    return question.trim()
+      ? [{ question: question.slice(0, 4000), answer: answer.slice(0, ANSWER_CHARS), manualIds }]
+      : [];
   });
 }
 
 // Words that point back at something said before: "what about the 4 second one?", "and that?", "does it also...".
-const pointsBack = /^(?:and|but|also|then|so|what about|how about|same|ok|okay)\b|\b(?:it|its|it's|that|this|those|these|they|them|one|ones|same|other|another|instead|too|again)\b/i;
+const pointsBack =
+  /^(?:and|but|also|then|so|what about|how about|same|ok|okay)\b|\b(?:it|its|it's|that|this|those|these|they|them|one|ones|same|other|another|instead|too|again)\b/i;
 
 /** A question too short or too vague to stand alone: it leans on the one before. */
 export function isFollowUp(question: string): boolean {
   const terms = questionTerms(question);
-  return terms.words.length + terms.codes.length <= 2 || (pointsBack.test(question) && terms.words.length + terms.codes.length <= 6);
+  return (
+    terms.words.length + terms.codes.length <= 2 ||
+    (pointsBack.test(question) && terms.words.length + terms.codes.length <= 6)
+  );
 }
 
 /**
@@ -70,7 +76,12 @@ export function searchQuestion(question: string, previous: Exchange | undefined)
 export function rankFollowUp(passages: Passage[], question: string, manualId: string | undefined): Passage[] {
   const terms = questionTerms(question);
   return passages
-    .map((passage, rank) => ({ passage, rank, same: passage.manualId === manualId ? 1 : 0, score: termScore(passage.text, terms) }))
+    .map((passage, rank) => ({
+      passage,
+      rank,
+      same: passage.manualId === manualId ? 1 : 0,
+      score: termScore(passage.text, terms),
+    }))
     .sort((a, b) => b.same - a.same || b.score - a.score || a.rank - b.rank)
     .map((p) => p.passage);
 }

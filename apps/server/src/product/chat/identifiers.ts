@@ -26,7 +26,20 @@ const codeLike = /(?:^|[\s(,;:])([A-Z]{1,5}-?[0-9OIlS]{2,6}(?:-[A-Z0-9]{1,6})*)(
 const displayCode = /^\s*(?:ERR?\s*)?([EFAHLCP]\s?-?\s?[0-9OIl]{1,3})\s*$/gimu;
 
 /** Digits that OCR read as letters, in a place that holds digits (next to other digits). */
-const asDigit: Record<string, string> = { O: '0', o: '0', Q: '0', D: '0', I: '1', l: '1', '|': '1', S: '5', s: '5', B: '8', Z: '2', G: '6' };
+const asDigit: Record<string, string> = {
+  O: '0',
+  o: '0',
+  Q: '0',
+  D: '0',
+  I: '1',
+  l: '1',
+  '|': '1',
+  S: '5',
+  s: '5',
+  B: '8',
+  Z: '2',
+  G: '6',
+};
 
 /**
  * Puts back the digits OCR misread as letters inside a value's digit groups: "XR-2OO" is
@@ -38,7 +51,8 @@ export function repairValue(value: string): string {
     .map((group) => {
       const chars = [...group];
       // A group of digits with a few look-alike letters among them: all digits.
-      if (/\d/.test(group) && chars.every((c) => /\d/.test(c) || (c in asDigit && c !== 'D' && c !== 'G'))) return chars.map((c) => asDigit[c] ?? c).join('');
+      if (/\d/.test(group) && chars.every((c) => /\d/.test(c) || (c in asDigit && c !== 'D' && c !== 'G')))
+        return chars.map((c) => asDigit[c] ?? c).join('');
       // A letter prefix then digits ("E4", "GB9O", "XR2OO"): the digit tail only.
       const match = /^([A-Za-z]{0,5})(\d[\dOoIl|SsBZ]*)$/.exec(group);
       return match ? match[1] + [...match[2]!].map((c) => asDigit[c] ?? c).join('') : group;

@@ -31,7 +31,10 @@ function nameKeys(...fields: (string | null)[]): Set<string> {
  * the same rule as retrieval) that the photo's identifiers point to: by its title, part number
  * and technology first, then by the indexed text. Undefined when nothing points clearly.
  */
-export async function matchManual(pool: pg.Pool, { identifiers, role }: { identifiers: Identifier[]; role: Role | null }): Promise<IdentifiedManual | undefined> {
+export async function matchManual(
+  pool: pg.Pool,
+  { identifiers, role }: { identifiers: Identifier[]; role: Role | null },
+): Promise<IdentifiedManual | undefined> {
   if (identifiers.length === 0) return undefined;
   const seesPlanners = role === 'admin' || role === 'technician';
   const visible = `($1 OR m.document_type <> 'system_planner')`;
@@ -42,13 +45,22 @@ export async function matchManual(pool: pg.Pool, { identifiers, role }: { identi
     scores.set(manualId, (scores.get(manualId) ?? 0) + points);
   };
 
-  const { rows: manuals } = await pool.query<{ id: string; title: string; part_number: string | null; technology: string | null; file_name: string }>(
-    `SELECT m.id, m.title, m.part_number, m.technology, m.file_name FROM manuals m WHERE ${visible}`,
-    [seesPlanners],
-  );
+  const { rows: manuals } = await pool.query<{
+    id: string;
+    title: string;
+    part_number: string | null;
+    technology: string | null;
+    file_name: string;
+  }>(`SELECT m.id, m.title, m.part_number, m.technology, m.file_name FROM manuals m WHERE ${visible}`, [seesPlanners]);
   for (const manual of manuals) {
-    const keys = nameKeys(manual.title, manual.part_number, manual.technology, manual.file_name.replace(/\.[a-z0-9]+$/i, ''));
-    for (const identifier of identifiers) if (keys.has(canonical(identifier.value))) add(manual.id, manual.title, inName[identifier.kind]);
+    const keys = nameKeys(
+      manual.title,
+      manual.part_number,
+      manual.technology,
+      manual.file_name.replace(/\.[a-z0-9]+$/i, ''),
+    );
+    for (const identifier of identifiers)
+      if (keys.has(canonical(identifier.value))) add(manual.id, manual.title, inName[identifier.kind]);
   }
 
   // In the indexed text, each identifier counts once per manual that mentions it.

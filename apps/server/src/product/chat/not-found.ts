@@ -9,6 +9,8 @@ export const NOT_FOUND_NOTICE = "I couldn't find this in your manuals.";
  */
 export function notFoundAnswer(suggestions: Passage[]): string {
   if (suggestions.length === 0) return NOT_FOUND_NOTICE;
-  const pages = suggestions.map((p) => `- ${p.title}${p.page ? `, page ${p.page}` : ''}${p.heading ? ` (${p.heading})` : ''}`);
+  const pages = suggestions.map(
+    (p) => `- ${p.title}${p.page ? `, page ${p.page}` : ''}${p.heading ? ` (${p.heading})` : ''}`,
+  );
   return `${NOT_FOUND_NOTICE}\n\n**Suggestions only, these may not answer your question:** the closest pages in your manuals are\n\n${pages.join('\n')}`;
 }

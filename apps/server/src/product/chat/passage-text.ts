@@ -11,7 +11,8 @@ const stepLine = /^\s*(?:step\s+)?(\d{1,2})\s*[.):]\s+(\S.*)$/i;
 const bulletLine = /^\s*[•●▪◦‣○■□–*-]\s+(\S.*)$/;
 const endsSentence = /[.!?:]["'’”)]*$/;
 // "e.g. the", "p. 56", "Fig. 3", "No. 4": a full stop that does not end the sentence.
-const abbreviation = /(?:\b(?:e\.g|i\.e|etc|approx|no|nos|p|pp|fig|figs|vs|cf|min|max|ref|sec|ch|vol|art|pt|ca)|\b\p{Lu})\.$/iu;
+const abbreviation =
+  /(?:\b(?:e\.g|i\.e|etc|approx|no|nos|p|pp|fig|figs|vs|cf|min|max|ref|sec|ch|vol|art|pt|ca)|\b\p{Lu})\.$/iu;
 
 /** Splits prose into sentences at a full stop, question or exclamation mark followed by a space. */
 export function splitSentences(text: string): string[] {
@@ -33,10 +34,24 @@ export function splitSentences(text: string): string[] {
 function looksLikeCommand(line: string): boolean {
   const words = line.split(/\s+/);
   // A wrapped line of prose ("using the -B option before the") starts with an English word.
-  if (line.length > 80 || words.length > 8 || endsSentence.test(line) || stopWords.has(words[0]!) || proseStarts.has(words[0]!)) return false;
-  return /^(?:\$ |\.\/|[a-z][\w.+-]*\s)/.test(line) && /\s\|\s|\d?>&?\d?\s*\S|(?:^|\s)\.\/|\s--?[a-z][\w-]*(?:[=\s]|$)/i.test(line);
+  if (
+    line.length > 80 ||
+    words.length > 8 ||
+    endsSentence.test(line) ||
+    stopWords.has(words[0]!) ||
+    proseStarts.has(words[0]!)
+  )
+    return false;
+  return (
+    /^(?:\$ |\.\/|[a-z][\w.+-]*\s)/.test(line) &&
+    /\s\|\s|\d?>&?\d?\s*\S|(?:^|\s)\.\/|\s--?[a-z][\w-]*(?:[=\s]|$)/i.test(line)
+  );
 }
-const proseStarts = new Set('see using set sets enable enables disable disables note also only must may might will would should can cannot default defaults option options'.split(' '));
+const proseStarts = new Set(
+  'see using set sets enable enables disable disables note also only must may might will would should can cannot default defaults option options'.split(
+    ' ',
+  ),
+);
 
 // A page's running header or footer: "Chapter 2: Command Line Options 13", "gnuplot 5.4 31".
 const runningHead = /^(?:\d{1,4}\s+\S.{0,80}|.{0,80}\S\s+\d{1,4}|.{0,60}\bCHAPTER\s+\d.{0,60})$/;
@@ -67,7 +82,8 @@ export function parseBlocks(text: string): Block[] {
       if (code.length === 0) continue;
       // Sentences set in a typewriter font (a note, a quotation) are prose, not something to type.
       const sentences = code.filter((l) => l.trim().split(/\s+/).length >= 8 && endsSentence.test(l.trim()));
-      if (sentences.length * 2 > code.length) blocks.push({ kind: 'prose', sentences: code.flatMap((l) => splitSentences(l.trim())) });
+      if (sentences.length * 2 > code.length)
+        blocks.push({ kind: 'prose', sentences: code.flatMap((l) => splitSentences(l.trim())) });
       else blocks.push({ kind: 'code', text: code.join('\n') });
       continue;
     }
@@ -110,7 +126,9 @@ export function parseBlocks(text: string): Block[] {
 }
 
 const stopWords = new Set(
-  ('a an and are about after again all also am any be been before being but by can could did do does doing done for from get gets got had has have how i if in into is it its just me mean means my need needs of off on once one only or our out over should so some than that the their them then there these they this those through to too under up use using very was we were what when where which while who whom why will with would you your yours please tell show explain happen happens work works way thing').split(' '),
+  'a an and are about after again all also am any be been before being but by can could did do does doing done for from get gets got had has have how i if in into is it its just me mean means my need needs of off on once one only or our out over should so some than that the their them then there these they this those through to too under up use using very was we were what when where which while who whom why will with would you your yours please tell show explain happen happens work works way thing'.split(
+    ' ',
+  ),
 );
 
 export interface Terms {
@@ -121,9 +139,14 @@ export interface Terms {
 
 /** The question's search terms: its meaningful words and the identifiers it names. */
 export function questionTerms(question: string): Terms {
-  const tokens = question.toLowerCase().split(/[^\p{L}\p{N}._/-]+/u).map((t) => t.replace(/^[._/-]+|[._/-]+$/g, '')).filter(Boolean);
+  const tokens = question
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}._/-]+/u)
+    .map((t) => t.replace(/^[._/-]+|[._/-]+$/g, ''))
+    .filter(Boolean);
   const unique = [...new Set(tokens)];
-  const isCode = (t: string) => /\d/.test(t) || /[._/]/.test(t) || (t.includes('-') && t.length > 2 && !/^\p{L}+-\p{L}+$/u.test(t));
+  const isCode = (t: string) =>
+    /\d/.test(t) || /[._/]/.test(t) || (t.includes('-') && t.length > 2 && !/^\p{L}+-\p{L}+$/u.test(t));
   return {
     codes: unique.filter(isCode),
     words: unique.filter((t) => !isCode(t) && t.length >= 3 && !stopWords.has(t)),
@@ -157,7 +180,8 @@ export function termScore(text: string, terms: Terms, weights?: Map<string, numb
   let score = 0;
   for (const code of terms.codes) {
     // A bare number ("the 4 second one") says less than a part number or an error code.
-    if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(code)}(?![\\p{L}\\p{N}])`, 'u').test(lower)) score += /^\d+$/.test(code) ? 2 : 3;
+    if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(code)}(?![\\p{L}\\p{N}])`, 'u').test(lower))
+      score += /^\d+$/.test(code) ? 2 : 3;
   }
   for (const word of terms.words) if (words.some((w) => sameStem(w, word))) score += weights?.get(word) ?? 1;
   return score;

@@ -1,6 +1,12 @@
 import type { Role } from '../../auth/caller.js';
 import type { AiTextPart } from '../../ai/provider.js';
-import { PASSAGE_LIMIT, type Passage, type Retrieval, type RetrievalDeps, retrievePassages } from '../retrieval/retrieve.js';
+import {
+  PASSAGE_LIMIT,
+  type Passage,
+  type Retrieval,
+  type RetrievalDeps,
+  retrievePassages,
+} from '../retrieval/retrieve.js';
 import { canonical } from './identifiers.js';
 import { type PhotoReading, describePhoto } from './photo.js';
 
@@ -22,16 +28,32 @@ export async function retrieveForPhoto(
   { question, typed, role, photo }: { question: string; typed: boolean; role: Role | null; photo: PhotoReading },
 ): Promise<Retrieval> {
   if (!photo.text && !typed) return { passages: [], relevant: true, suggestions: [] };
-  const codes = photo.identifiers.filter((identifier) => identifier.kind !== 'serial').map((identifier) => identifier.value);
-  const found = await retrievePassages(deps, { question: [question, ...codes].join(' '), role, limit: photo.manual ? candidatesForOneManual : undefined });
+  const codes = photo.identifiers
+    .filter((identifier) => identifier.kind !== 'serial')
+    .map((identifier) => identifier.value);
+  const found = await retrievePassages(deps, {
+    question: [question, ...codes].join(' '),
+    role,
+    limit: photo.manual ? candidatesForOneManual : undefined,
+  });
   const passages = found.relevant ? found.passages : photo.manual ? found.suggestions : [];
   const scoped = photo.manual ? passages.filter((passage) => passage.manualId === photo.manual!.manualId) : [];
   if (!found.relevant && scoped.length === 0) return found;
   // Every page of the unit's manual names the model: the pages that name the error on the display come first.
-  const errors = photo.identifiers.filter((identifier) => identifier.kind === 'error').map((identifier) => canonical(identifier.value));
-  const namesError = (passage: Passage) => passage.text.split(/[^A-Za-z0-9-]+/).some((word) => errors.includes(canonical(word)));
-  const ranked = (scoped.length > 0 ? scoped : passages).map((passage, rank) => ({ passage, rank, first: namesError(passage) }));
-  const best = ranked.sort((a, b) => Number(b.first) - Number(a.first) || a.rank - b.rank).slice(0, PASSAGE_LIMIT).map(({ passage }) => passage);
+  const errors = photo.identifiers
+    .filter((identifier) => identifier.kind === 'error')
+    .map((identifier) => canonical(identifier.value));
+  const namesError = (passage: Passage) =>
+    passage.text.split(/[^A-Za-z0-9-]+/).some((word) => errors.includes(canonical(word)));
+  const ranked = (scoped.length > 0 ? scoped : passages).map((passage, rank) => ({
+    passage,
+    rank,
+    first: namesError(passage),
+  }));
+  const best = ranked
+    .sort((a, b) => Number(b.first) - Number(a.first) || a.rank - b.rank)
+    .slice(0, PASSAGE_LIMIT)
+    .map(({ passage }) => passage);
   return { passages: best, relevant: true, suggestions: [] };
 }
 

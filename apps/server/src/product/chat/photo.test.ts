@@ -13,19 +13,32 @@ let boilerPhoto: Buffer;
 beforeAll(async () => {
   chat = await startChatApp();
   tech = await chat.signUp('technician');
-  boilerPhoto = await renderPhoto({ style: 'plate', lines: ['THERMAX HEATING', 'MODEL GB-90', 'S/N 2231-77K', 'FAULT F28'], effects: { rotate: 3, blur: 1, brightness: 0.6, noise: 20, glare: 0.5 } });
+  boilerPhoto = await renderPhoto({
+    style: 'plate',
+    lines: ['THERMAX HEATING', 'MODEL GB-90', 'S/N 2231-77K', 'FAULT F28'],
+    effects: { rotate: 3, blur: 1, brightness: 0.6, noise: 20, glare: 0.5 },
+  });
 });
 
-const photoPart = (parts: { type: string; data?: unknown }[]) => parts.find((part) => part.type === 'data-photo')?.data as
-  | { text: string; identifiers: { kind: string; value: string }[]; manual: { manualId: string; title: string } | null }
-  | undefined;
+const photoPart = (parts: { type: string; data?: unknown }[]) =>
+  parts.find((part) => part.type === 'data-photo')?.data as
+    | {
+        text: string;
+        identifiers: { kind: string; value: string }[];
+        manual: { manualId: string; title: string } | null;
+      }
+    | undefined;
 
 describe('a photo in the chat without a model', () => {
   it('names what it read and the manual first, then answers from that manual', { timeout: 60_000 }, async () => {
     const imageUrl = await chat.upload(tech, boilerPhoto, 'jpg');
-    const { text, sources, parts } = await readSse(await chat.ask(tech, { question: 'What is wrong with this unit?', imageUrl }));
+    const { text, sources, parts } = await readSse(
+      await chat.ask(tech, { question: 'What is wrong with this unit?', imageUrl }),
+    );
     // The serial number is read or not, depending on the photo; the model and the fault always.
-    expect(text.split('\n')[0]).toMatch(/^From the photo: model GB-90, (serial \S+, )?error F28 -> GB-90 Gas Boiler Installation Guide$/);
+    expect(text.split('\n')[0]).toMatch(
+      /^From the photo: model GB-90, (serial \S+, )?error F28 -> GB-90 Gas Boiler Installation Guide$/,
+    );
     expect(text).toContain('Fault F28: no ignition.');
     expect(text).toContain('*GB-90 Gas Boiler Installation Guide, page 2* [1]');
     expect(sources.length).toBeGreaterThan(0);
@@ -33,7 +46,9 @@ describe('a photo in the chat without a model', () => {
     expect(sources[0]!.page).toBe(2);
     // The recognised text reaches the web app before the answer, to be shown under the photo.
     const photo = photoPart(parts)!;
-    expect(parts.findIndex((part) => part.type === 'data-photo')).toBeLessThan(parts.findIndex((part) => part.type === 'text-delta'));
+    expect(parts.findIndex((part) => part.type === 'data-photo')).toBeLessThan(
+      parts.findIndex((part) => part.type === 'text-delta'),
+    );
     expect(photo.text).toMatch(/MODEL GB-90[\s\S]*FAULT F28/);
     expect(photo.identifiers).toContainEqual({ kind: 'model', value: 'GB-90' });
     expect(photo.manual).toEqual({ manualId: 'manual_boiler', title: 'GB-90 Gas Boiler Installation Guide' });
@@ -45,7 +60,9 @@ describe('a photo in the chat without a model', () => {
     const user = await chat.signUp('technician');
     const imageUrl = await chat.upload(user, await renderTextlessPhoto(), 'jpg');
     const { text, sources, parts } = await readSse(await chat.ask(user, { imageUrl }));
-    expect(text).toBe('I could not read any text in this photo, so I cannot tell which unit it shows. Please type the model number from its nameplate, or describe the unit and what it is doing.');
+    expect(text).toBe(
+      'I could not read any text in this photo, so I cannot tell which unit it shows. Please type the model number from its nameplate, or describe the unit and what it is doing.',
+    );
     expect(sources).toEqual([]);
     expect(photoPart(parts)).toEqual({ text: '', identifiers: [], manual: null });
   });
@@ -53,16 +70,30 @@ describe('a photo in the chat without a model', () => {
   it('uses the text as the user corrected it instead of reading the photo again', async () => {
     const user = await chat.signUp('viewer');
     const imageUrl = await chat.upload(user, await renderTextlessPhoto(), 'jpg');
-    const { text, sources, parts } = await readSse(await chat.ask(user, { question: 'How do I fix this?', imageUrl, photoText: 'MODEL CP-2OO\nERROR E42' }));
-    expect(text.split('\n')[0]).toBe('From the photo: model CP-200, error E42 -> CP-200 Centrifugal Pump Service Manual');
+    const { text, sources, parts } = await readSse(
+      await chat.ask(user, { question: 'How do I fix this?', imageUrl, photoText: 'MODEL CP-2OO\nERROR E42' }),
+    );
+    expect(text.split('\n')[0]).toBe(
+      'From the photo: model CP-200, error E42 -> CP-200 Centrifugal Pump Service Manual',
+    );
     expect(sources.every((source) => source.manualId === 'manual_pump')).toBe(true);
     expect(text).toContain('Error code E42: the CP-200 lost its prime.');
     expect(photoPart(parts)!.text).toBe('MODEL CP-2OO\nERROR E42');
   });
 
   it('identifies a system planner for a technician only, like retrieval', async () => {
-    const valveLabel = await renderPhoto({ style: 'sticker', lines: ['ISOLATION VALVE', 'TAG NO. V-17', 'SECONDARY LOOP'], effects: { rotate: -2, blur: 0.6 } });
-    const ask = async (user: TestUser) => readSse(await chat.ask(user, { question: 'Which valve is this?', imageUrl: await chat.upload(user, valveLabel, 'jpg') }));
+    const valveLabel = await renderPhoto({
+      style: 'sticker',
+      lines: ['ISOLATION VALVE', 'TAG NO. V-17', 'SECONDARY LOOP'],
+      effects: { rotate: -2, blur: 0.6 },
+    });
+    const ask = async (user: TestUser) =>
+      readSse(
+        await chat.ask(user, {
+          question: 'Which valve is this?',
+          imageUrl: await chat.upload(user, valveLabel, 'jpg'),
+        }),
+      );
     const technician = await ask(await chat.signUp('technician'));
     expect(photoPart(technician.parts)!.manual).toEqual({ manualId: PLANNER_ID, title: 'Plant Room System Planner' });
     for (const role of ['viewer', 'manager'] as const) {
@@ -77,7 +108,10 @@ describe('a photo in the chat without a model', () => {
   it('refuses a corrected photo text without its photo, naming the field', async () => {
     const response = await chat.ask(tech, { question: 'Fix?', photoText: 'MODEL CP-200' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: 'body.photoText: The corrected photo text needs its photo (imageUrl)' });
+    expect(await response.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'body.photoText: The corrected photo text needs its photo (imageUrl)',
+    });
   });
 });
 
@@ -90,14 +124,31 @@ describe('a photo in the chat with a model', () => {
   });
   afterAll(() => peer.close());
 
-  it('gives the model the image and the text read from it, and opens the answer with the identification', { timeout: 60_000 }, async () => {
-    const user = await withModel.signUp('technician');
-    const imageUrl = await withModel.upload(user, boilerPhoto, 'jpg');
-    const { text } = await readSse(await withModel.ask(user, { question: 'What is wrong?', imageUrl }));
-    expect(text).toMatch(/^From the photo: model GB-90, (serial \S+, )?error F28 -> GB-90 Gas Boiler Installation Guide\n\nHello from the peer\.$/);
-    const content = peer.chatRequests()[0]!.messages[1]!.content as { type: string; text?: string; image_url?: { url: string } }[];
-    expect(content[0]!.text).toMatch(/^Manual excerpts:\n\n\[1\] GB-90 Gas Boiler Installation Guide, page 2\nFault F28/);
-    expect(content[0]!.text).toMatch(/Text read from it by OCR \(it may contain reading errors\):\n"""\n[^"]*MODEL GB-90[^"]*\n"""\nFrom the photo: model GB-90/);
-    expect(content[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/jpeg;base64,${boilerPhoto.toString('base64')}` } });
-  });
+  it(
+    'gives the model the image and the text read from it, and opens the answer with the identification',
+    { timeout: 60_000 },
+    async () => {
+      const user = await withModel.signUp('technician');
+      const imageUrl = await withModel.upload(user, boilerPhoto, 'jpg');
+      const { text } = await readSse(await withModel.ask(user, { question: 'What is wrong?', imageUrl }));
+      expect(text).toMatch(
+        /^From the photo: model GB-90, (serial \S+, )?error F28 -> GB-90 Gas Boiler Installation Guide\n\nHello from the peer\.$/,
+      );
+      const content = peer.chatRequests()[0]!.messages[1]!.content as {
+        type: string;
+        text?: string;
+        image_url?: { url: string };
+      }[];
+      expect(content[0]!.text).toMatch(
+        /^Manual excerpts:\n\n\[1\] GB-90 Gas Boiler Installation Guide, page 2\nFault F28/,
+      );
+      expect(content[0]!.text).toMatch(
+        /Text read from it by OCR \(it may contain reading errors\):\n"""\n[^"]*MODEL GB-90[^"]*\n"""\nFrom the photo: model GB-90/,
+      );
+      expect(content[1]).toEqual({
+        type: 'image_url',
+        image_url: { url: `data:image/jpeg;base64,${boilerPhoto.toString('base64')}` },
+      });
+    },
+  );
 });

@@ -24,10 +24,12 @@ export async function understandPhoto(
   { bytes, correctedText, role }: { bytes: Uint8Array; correctedText?: string; role: Role | null },
 ): Promise<PhotoReading> {
   // A photo too large or too slow to read is said to have no readable text, like a blurred one.
-  const read = correctedText ?? (await deps.readPhotoText(bytes).catch((error: unknown) => {
-    if (error instanceof ApiError && error.code === 'DOCUMENT_TOO_COMPLEX') return '';
-    throw error;
-  }));
+  const read =
+    correctedText ??
+    (await deps.readPhotoText(bytes).catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === 'DOCUMENT_TOO_COMPLEX') return '';
+      throw error;
+    }));
   const text = read.trim().slice(0, maxPhotoText);
   const identifiers = findIdentifiers(text);
   const manual = (await matchManual(deps.pool, { identifiers, role })) ?? null;
@@ -50,4 +52,3 @@ export function describePhoto(reading: PhotoReading): string {
     ? `From the photo: ${named} -> ${reading.manual.title}`
     : `From the photo: ${named} -> no manual in your library matches this.`;
 }
-

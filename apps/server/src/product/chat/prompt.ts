@@ -28,7 +28,10 @@ export function numberExcerpts(question: string, passages: Passage[]): NumberedE
   }
   const pages = [...byPage.values()];
   const sources = pages.map(([first, ...rest]) => ({
-    manualId: first!.manualId, title: first!.title, page: first!.page, fileUrl: first!.fileUrl,
+    manualId: first!.manualId,
+    title: first!.title,
+    page: first!.page,
+    fileUrl: first!.fileUrl,
     quote: quoteOf(question, [first!, ...rest].map((p) => p.text).join('\n\n')).slice(0, 200),
   }));
   return { sources, pages };

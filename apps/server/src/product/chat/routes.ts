@@ -13,8 +13,14 @@ export const ZChatBody = z
     /** The text read from the photo as the user corrected it (sent back with the same imageUrl). */
     photoText: z.string().max(2000).optional(),
   })
-  .refine((body) => body.question.trim() !== '' || body.imageUrl, { message: 'Ask a question or attach a photo', path: ['question'] })
-  .refine((body) => body.photoText === undefined || body.imageUrl, { message: 'The corrected photo text needs its photo (imageUrl)', path: ['photoText'] });
+  .refine((body) => body.question.trim() !== '' || body.imageUrl, {
+    message: 'Ask a question or attach a photo',
+    path: ['question'],
+  })
+  .refine((body) => body.photoText === undefined || body.imageUrl, {
+    message: 'The corrected photo text needs its photo (imageUrl)',
+    path: ['photoText'],
+  });
 export type ChatBody = z.infer<typeof ZChatBody>;
 
 /**
@@ -23,7 +29,10 @@ export type ChatBody = z.infer<typeof ZChatBody>;
  * identifiers and manual) and a `data-sources` part (the manuals and pages the answer draws on)
  * before the text and a `data-message` part (the saved chatMessages id) after it.
  */
-export function registerChatRoutes(app: FastifyInstance, { rateLimit, ...deps }: ChatDeps & { rateLimit: preHandlerAsyncHookHandler }) {
+export function registerChatRoutes(
+  app: FastifyInstance,
+  { rateLimit, ...deps }: ChatDeps & { rateLimit: preHandlerAsyncHookHandler },
+) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/app/:projectId/chat',
     {
@@ -33,11 +42,26 @@ export function registerChatRoutes(app: FastifyInstance, { rateLimit, ...deps }:
     },
     async (request, reply) => {
       const user = requireUser(request.caller);
-      const turn = { user, question: request.body.question, imageUrl: request.body.imageUrl, photoText: request.body.photoText };
+      const turn = {
+        user,
+        question: request.body.question,
+        imageUrl: request.body.imageUrl,
+        photoText: request.body.photoText,
+      };
       const answer = await startChatAnswer(deps, turn);
       const stream = await openUiMessageStream(answer.parts, {
-        before: [...(answer.photo ? [{ type: 'data-photo' as const, data: answer.photo }] : []), { type: 'data-sources', data: answer.sources }],
-        onFinish: async ({ text }) => [{ type: 'data-message', data: { id: await saveChatExchange(deps.pool, turn, { text, sources: answer.sources, photo: answer.photo }) } }],
+        before: [
+          ...(answer.photo ? [{ type: 'data-photo' as const, data: answer.photo }] : []),
+          { type: 'data-sources', data: answer.sources },
+        ],
+        onFinish: async ({ text }) => [
+          {
+            type: 'data-message',
+            data: {
+              id: await saveChatExchange(deps.pool, turn, { text, sources: answer.sources, photo: answer.photo }),
+            },
+          },
+        ],
         onError: (error) => request.log.warn({ err: error }, 'chat stream failed'),
         errorText: 'The answer was interrupted; please ask again',
         // The technician may close the app or lose signal mid-answer: the answer is still completed and saved.
@@ -45,7 +69,9 @@ export function registerChatRoutes(app: FastifyInstance, { rateLimit, ...deps }:
       }).catch((error: unknown) => {
         // The first part decides: a model that fails at once is an ordinary HTTP error.
         request.log.warn({ err: error }, 'chat model failed before answering');
-        throw error instanceof ApiError ? error : new ApiError('SERVICE_UNAVAILABLE', 'The AI provider is not answering; try again shortly');
+        throw error instanceof ApiError
+          ? error
+          : new ApiError('SERVICE_UNAVAILABLE', 'The AI provider is not answering; try again shortly');
       });
       return reply.headers(uiMessageStreamHeaders).send(stream);
     },

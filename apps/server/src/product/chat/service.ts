@@ -59,13 +59,18 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
   }
   const typed = turn.question.trim() !== '';
   const question = turn.question.trim() || 'What is wrong with the equipment in this photo?';
-  const photo = image && (await understandPhoto(deps, { bytes: image.bytes, correctedText: turn.photoText, role: turn.user.role }));
+  const photo =
+    image && (await understandPhoto(deps, { bytes: image.bytes, correctedText: turn.photoText, role: turn.user.role }));
   const history = await recentExchanges(deps.pool, turn.user.userId);
   const previous = history.at(-1);
   // A photo starts from what it shows; a short typed question may lean on the one before it.
   const followUp = !photo && previous !== undefined && isFollowUp(question);
   const searched = followUp ? searchQuestion(question, previous) : question;
-  const { passages: found, relevant, suggestions } = photo
+  const {
+    passages: found,
+    relevant,
+    suggestions,
+  } = photo
     ? await retrieveForPhoto(deps, { question, typed, role: turn.user.role, photo })
     : await retrievePassages(deps, { question: searched, role: turn.user.role });
   const passages = followUp ? rankFollowUp(found, question, previous!.manualIds[0]) : found;
@@ -82,11 +87,21 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
   const excerpts = numberExcerpts(searched, passages);
   const prompt = buildChatPrompt(question, excerpts) + (photo ? photoPromptNote(photo) : '');
   const content: string | AiContentPart[] = image
-    ? [{ type: 'text', text: prompt }, { type: 'image', image: `data:${image.contentType};base64,${image.bytes.toString('base64')}` }]
+    ? [
+        { type: 'text', text: prompt },
+        { type: 'image', image: `data:${image.contentType};base64,${image.bytes.toString('base64')}` },
+      ]
     : prompt;
-  const earlier: AiMessage[] = history.flatMap((e) => [{ role: 'user' as const, content: e.question }, { role: 'assistant' as const, content: e.answer }]);
+  const earlier: AiMessage[] = history.flatMap((e) => [
+    { role: 'user' as const, content: e.question },
+    { role: 'assistant' as const, content: e.answer },
+  ]);
   const cited = withKnownCitations(
-    deps.model.streamText({ system: CHAT_SYSTEM_PROMPT, messages: [...earlier, { role: 'user', content }], maxTokens: deps.maxTokens }),
+    deps.model.streamText({
+      system: CHAT_SYSTEM_PROMPT,
+      messages: [...earlier, { role: 'user', content }],
+      maxTokens: deps.maxTokens,
+    }),
     excerpts.sources.length,
   );
   const answered = notice ? prefixed(notice, cited) : cited;
@@ -104,14 +119,21 @@ async function* streamWords(text: string): AsyncIterable<AiTextPart> {
 }
 
 /** The chatMessages row of SPEC.md section 3: the question and the answer as JSON text. */
-export async function saveChatExchange(pool: pg.Pool, turn: ChatTurn, answer: { text: string; sources: ChatAnswer['sources']; photo?: PhotoReading }): Promise<string> {
+export async function saveChatExchange(
+  pool: pg.Pool,
+  turn: ChatTurn,
+  answer: { text: string; sources: ChatAnswer['sources']; photo?: PhotoReading },
+): Promise<string> {
   const id = randomBytes(16).toString('hex');
-  await pool.query('INSERT INTO chat_messages (id, user_id, message, response, created_at) VALUES ($1, $2, $3, $4, $5)', [
-    id,
-    turn.user.userId,
-    JSON.stringify({ content: turn.question, imageUrl: turn.imageUrl ?? null }),
-    JSON.stringify({ content: answer.text, sources: answer.sources, ...(answer.photo && { photo: answer.photo }) }),
-    Date.now(),
-  ]);
+  await pool.query(
+    'INSERT INTO chat_messages (id, user_id, message, response, created_at) VALUES ($1, $2, $3, $4, $5)',
+    [
+      id,
+      turn.user.userId,
+      JSON.stringify({ content: turn.question, imageUrl: turn.imageUrl ?? null }),
+      JSON.stringify({ content: answer.text, sources: answer.sources, ...(answer.photo && { photo: answer.photo }) }),
+      Date.now(),
+    ],
+  );
   return id;
 }

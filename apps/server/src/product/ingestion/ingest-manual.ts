@@ -25,11 +25,22 @@ export interface IngestionDeps {
 
 type Status = 'pending' | 'processing' | 'ready' | 'failed';
 
-async function setStatus(deps: IngestionDeps, manualId: string, status: Status, extra: { error?: string | null; pageCount?: number | null } = {}) {
-  await deps.pool.query('UPDATE manuals SET processing_status = $2, processing_error = $3, page_count = COALESCE($4, page_count) WHERE id = $1', [
-    manualId, status, extra.error ?? null, extra.pageCount ?? null,
-  ]);
-  deps.events.emit('manual.status', { manualId, status, error: extra.error ?? null, pageCount: extra.pageCount ?? null });
+async function setStatus(
+  deps: IngestionDeps,
+  manualId: string,
+  status: Status,
+  extra: { error?: string | null; pageCount?: number | null } = {},
+) {
+  await deps.pool.query(
+    'UPDATE manuals SET processing_status = $2, processing_error = $3, page_count = COALESCE($4, page_count) WHERE id = $1',
+    [manualId, status, extra.error ?? null, extra.pageCount ?? null],
+  );
+  deps.events.emit('manual.status', {
+    manualId,
+    status,
+    error: extra.error ?? null,
+    pageCount: extra.pageCount ?? null,
+  });
 }
 
 /** Marks the manual as being processed, only while this worker holds its job; false when it does not. */
@@ -39,7 +50,8 @@ async function startProcessing(deps: IngestionDeps, job: ClaimedJob, workerId: s
      WHERE id = $1 AND EXISTS (SELECT 1 FROM ingestion_jobs WHERE id = $2 AND locked_by = $3 AND status = 'running')`,
     [job.manualId, job.id, workerId],
   );
-  if (rowCount) deps.events.emit('manual.status', { manualId: job.manualId, status: 'processing', error: null, pageCount: null });
+  if (rowCount)
+    deps.events.emit('manual.status', { manualId: job.manualId, status: 'processing', error: null, pageCount: null });
   return Boolean(rowCount);
 }
 
@@ -51,7 +63,12 @@ async function startProcessing(deps: IngestionDeps, job: ClaimedJob, workerId: s
  * lease changes nothing. With `stopping` aborted (server shutdown), a cut-off job is handed back
  * for the next worker without counting as a failed attempt.
  */
-export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerId: string, stopping?: AbortSignal): Promise<void> {
+export async function ingestManual(
+  deps: IngestionDeps,
+  job: ClaimedJob,
+  workerId: string,
+  stopping?: AbortSignal,
+): Promise<void> {
   const { rows } = await deps.pool.query<{ id: string; file_url: string; file_name: string; file_type: string | null }>(
     'SELECT id, file_url, file_name, file_type FROM manuals WHERE id = $1',
     [job.manualId],
@@ -72,10 +89,19 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
       await client.query(
         `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number, heading)
          SELECT $1 || '_' || n, $1, text, n, page, heading FROM unnest($2::text[], $3::int[], $4::int[], $5::text[]) AS c(text, page, n, heading)`,
-        [manual.id, chunks.map((c) => c.text), chunks.map((c) => c.page), chunks.map((c) => c.index), chunks.map((c) => c.heading ?? '')],
+        [
+          manual.id,
+          chunks.map((c) => c.text),
+          chunks.map((c) => c.page),
+          chunks.map((c) => c.index),
+          chunks.map((c) => c.heading ?? ''),
+        ],
       );
       await deleteFileText(client, manual.file_url);
-      await client.query("UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2, ocr_pages = $3 WHERE id = $1", [manual.id, pages.length, ocrPages]);
+      await client.query(
+        "UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2, ocr_pages = $3 WHERE id = $1",
+        [manual.id, pages.length, ocrPages],
+      );
       return chunks.length;
     });
     deps.events.emit('manual.status', { manualId: manual.id, status: 'ready', error: null, pageCount: pages.length });
@@ -89,10 +115,13 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
     // A file that cannot be read will not read better later; anything else is retried.
     const permanent = error instanceof ApiError && error.status < 500;
     const reason = error instanceof ApiError ? error.message : 'Content extraction failed';
-    if (!(error instanceof ApiError)) deps.log.error(`ingestion of manual ${manual.id} failed: ${(error as Error).stack ?? error}`);
+    if (!(error instanceof ApiError))
+      deps.log.error(`ingestion of manual ${manual.id} failed: ${(error as Error).stack ?? error}`);
     const outcome = await failJob(deps.pool, job, workerId, reason, permanent);
     if (outcome === 'lost') return;
-    await setStatus(deps, manual.id, outcome === 'failed' ? 'failed' : 'pending', { error: outcome === 'failed' ? reason : null });
+    await setStatus(deps, manual.id, outcome === 'failed' ? 'failed' : 'pending', {
+      error: outcome === 'failed' ? reason : null,
+    });
   }
 }
 
@@ -100,8 +129,12 @@ export async function ingestManual(deps: IngestionDeps, job: ClaimedJob, workerI
 async function extractText(deps: IngestionDeps, manual: { id: string; file_url: string; file_name: string }) {
   const file = await deps.files.readByPublicUrl(manual.file_url);
   if (!file) throw new ApiError('NOT_FOUND', "The manual's file could not be found");
-  const onProgress = ({ done, total }: { done: number; total: number }) => deps.events.emit('manual.progress', { manualId: manual.id, scannedPagesRead: done, scannedPages: total });
-  return deps.extract({ bytes: file.bytes, fileName: manual.file_name || file.fileName, contentType: file.contentType }, { readScans: { onProgress } });
+  const onProgress = ({ done, total }: { done: number; total: number }) =>
+    deps.events.emit('manual.progress', { manualId: manual.id, scannedPagesRead: done, scannedPages: total });
+  return deps.extract(
+    { bytes: file.bytes, fileName: manual.file_name || file.fileName, contentType: file.contentType },
+    { readScans: { onProgress } },
+  );
 }
 
 class LeaseLost extends Error {}

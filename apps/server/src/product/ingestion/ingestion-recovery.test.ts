@@ -9,7 +9,15 @@ import type { TestUser } from '../../test-support/users.js';
 import { createProductEvents } from '../events.js';
 import { type IngestionDeps, ingestManual } from './ingest-manual.js';
 import { claimJob, type ClaimedJob, enqueueManuals, failJob, MAX_ATTEMPTS, renewLease } from './queue.js';
-import { addManual, LIBRARY_PUBLIC_URL, signUpLibrarians, uploadManualFile, useLibrary, waitFor, waitForIngestion } from './test-support/library-apps.js';
+import {
+  addManual,
+  LIBRARY_PUBLIC_URL,
+  signUpLibrarians,
+  uploadManualFile,
+  useLibrary,
+  waitFor,
+  waitForIngestion,
+} from './test-support/library-apps.js';
 
 // What happens to manual ingestion when servers die, stop, stall or run side by side on one database.
 
@@ -17,19 +25,36 @@ const extractor = createExtractor();
 afterAll(() => extractor.close());
 
 /** A worker of the test's own, on the real parts (files, extractor, chunker), for playing a dead or stalled server. */
-function workerDeps(pool: pg.Pool, dataDir: string, extract: ExtractDocument = extractor.extractDocument): IngestionDeps {
+function workerDeps(
+  pool: pg.Pool,
+  dataDir: string,
+  extract: ExtractDocument = extractor.extractDocument,
+): IngestionDeps {
   const files = createFileStore({ dataDir, publicUrl: LIBRARY_PUBLIC_URL, pool, log: () => undefined });
   const quiet = () => undefined;
-  return { pool, files, extract, chunk: chunkText, events: createProductEvents(), log: { info: quiet, warn: quiet, error: quiet } };
+  return {
+    pool,
+    files,
+    extract,
+    chunk: chunkText,
+    events: createProductEvents(),
+    log: { info: quiet, warn: quiet, error: quiet },
+  };
 }
 
 /** Saves a manual row and claims its job as `workerId`, in one transaction, so no other worker sees it first. */
-async function insertClaimed(pool: pg.Pool, opts: { fileUrl: string; workerId: string; leaseSeconds: number }): Promise<ClaimedJob> {
+async function insertClaimed(
+  pool: pg.Pool,
+  opts: { fileUrl: string; workerId: string; leaseSeconds: number },
+): Promise<ClaimedJob> {
   const id = `manual_${Math.random().toString(16).slice(2, 14)}`;
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ($1, 'Claimed manual', $2, 'claimed.pdf')", [id, opts.fileUrl]);
+    await client.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ($1, 'Claimed manual', $2, 'claimed.pdf')",
+      [id, opts.fileUrl],
+    );
     await enqueueManuals(client, [id]);
     // claimJob takes a pool; the transaction's client answers the same query calls.
     const job = await claimJob(client as unknown as pg.Pool, opts.workerId, opts.leaseSeconds);
@@ -42,7 +67,12 @@ async function insertClaimed(pool: pg.Pool, opts: { fileUrl: string; workerId: s
 }
 
 const chunksOf = async (pool: pg.Pool, manualId: string) =>
-  (await pool.query<{ id: string; chunk_index: number; created_at: Date }>('SELECT id, chunk_index, created_at FROM manual_content WHERE manual_id = $1 ORDER BY chunk_index', [manualId])).rows;
+  (
+    await pool.query<{ id: string; chunk_index: number; created_at: Date }>(
+      'SELECT id, chunk_index, created_at FROM manual_content WHERE manual_id = $1 ORDER BY chunk_index',
+      [manualId],
+    )
+  ).rows;
 const jobOf = async (pool: pg.Pool, manualId: string) =>
   (await pool.query('SELECT status, attempts, locked_by FROM ingestion_jobs WHERE manual_id = $1', [manualId])).rows[0];
 
@@ -57,7 +87,8 @@ describe('a server that dies or stalls mid-ingestion', () => {
   let technician: TestUser;
   let pdf: Buffer;
   let fileUrl: string;
-  const expectedChunks = async () => chunkText((await extractor.extractDocument({ bytes: pdf, fileName: 'x.pdf' })).pages).length;
+  const expectedChunks = async () =>
+    chunkText((await extractor.extractDocument({ bytes: pdf, fileName: 'x.pdf' })).pages).length;
 
   beforeAll(async () => {
     app = await lib.start();
@@ -71,7 +102,10 @@ describe('a server that dies or stalls mid-ingestion', () => {
     expect(await jobOf(lib.pool, dead.manualId)).toEqual({ status: 'running', attempts: 1, locked_by: 'dead-worker' });
 
     // The app's worker takes the job over once the lease lapses.
-    expect(await waitForIngestion(lib.pool, dead.manualId)).toMatchObject({ processing_status: 'ready', page_count: 12 });
+    expect(await waitForIngestion(lib.pool, dead.manualId)).toMatchObject({
+      processing_status: 'ready',
+      page_count: 12,
+    });
     expect(await jobOf(lib.pool, dead.manualId)).toEqual({ status: 'done', attempts: 2, locked_by: null });
     const chunks = await chunksOf(lib.pool, dead.manualId);
     expectOneSet(chunks, await expectedChunks());
@@ -91,14 +125,20 @@ describe('a server that dies or stalls mid-ingestion', () => {
     // The stalled worker reads the file, then pauses past its lease while the app's worker redoes the job.
     const stallAfterReading: ExtractDocument = async (file) => {
       const document = await extractor.extractDocument(file);
-      await lib.pool.query("UPDATE ingestion_jobs SET locked_until = now() - interval '1 second' WHERE id = $1", [stalled.id]);
-      await waitFor('the app to take the job over and finish it', async () => ((await jobOf(lib.pool, stalled.manualId)).status === 'done' ? true : undefined));
+      await lib.pool.query("UPDATE ingestion_jobs SET locked_until = now() - interval '1 second' WHERE id = $1", [
+        stalled.id,
+      ]);
+      await waitFor('the app to take the job over and finish it', async () =>
+        (await jobOf(lib.pool, stalled.manualId)).status === 'done' ? true : undefined,
+      );
       return document;
     };
     await ingestManual(workerDeps(lib.pool, lib.dataDir, stallAfterReading), stalled, 'stalled-worker');
 
     expect(await jobOf(lib.pool, stalled.manualId)).toEqual({ status: 'done', attempts: 2, locked_by: null });
-    const { rows } = await lib.pool.query('SELECT processing_status, page_count FROM manuals WHERE id = $1', [stalled.manualId]);
+    const { rows } = await lib.pool.query('SELECT processing_status, page_count FROM manuals WHERE id = $1', [
+      stalled.manualId,
+    ]);
     expect(rows[0]).toEqual({ processing_status: 'ready', page_count: 12 });
     expectOneSet(await chunksOf(lib.pool, stalled.manualId), await expectedChunks());
   });
@@ -106,27 +146,51 @@ describe('a server that dies or stalls mid-ingestion', () => {
   it('a stopped server hands its job back, and the next start finishes it', async () => {
     const big = await makeManualPdf(500);
     const manual = await addManual(app, technician, { fileName: 'long-manual.pdf', bytes: big });
-    await waitFor('the extraction to start', async () => ((await jobOf(lib.pool, manual.id)).status === 'running' ? true : undefined));
+    await waitFor('the extraction to start', async () =>
+      (await jobOf(lib.pool, manual.id)).status === 'running' ? true : undefined,
+    );
     await lib.stop(app);
     // Cut off mid-way: queued again at once, the attempt not counted, no chunks.
     const { rows } = await lib.pool.query('SELECT processing_status FROM manuals WHERE id = $1', [manual.id]);
-    expect({ job: await jobOf(lib.pool, manual.id), manual: rows[0], chunks: (await chunksOf(lib.pool, manual.id)).length })
-      .toEqual({ job: { status: 'queued', attempts: 0, locked_by: null }, manual: { processing_status: 'pending' }, chunks: 0 });
+    expect({
+      job: await jobOf(lib.pool, manual.id),
+      manual: rows[0],
+      chunks: (await chunksOf(lib.pool, manual.id)).length,
+    }).toEqual({
+      job: { status: 'queued', attempts: 0, locked_by: null },
+      manual: { processing_status: 'pending' },
+      chunks: 0,
+    });
 
     app = await lib.start();
-    expect(await waitForIngestion(lib.pool, manual.id, 60_000)).toMatchObject({ processing_status: 'ready', page_count: 500 });
+    expect(await waitForIngestion(lib.pool, manual.id, 60_000)).toMatchObject({
+      processing_status: 'ready',
+      page_count: 500,
+    });
     expect(await jobOf(lib.pool, manual.id)).toEqual({ status: 'done', attempts: 1, locked_by: null });
     const chunks = await chunksOf(lib.pool, manual.id);
     expectOneSet(chunks, chunks.length);
     expect(chunks.length).toBeGreaterThanOrEqual(500);
   });
-  it('keeps ingesting when the database drops the worker\'s LISTEN connection, and listens again', async () => {
-    const listening = async () => (await lib.pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN ingestion'")).rows.map((r) => r.pid);
-    const [before] = await waitFor('the worker to listen', async () => ((await listening()).length === 1 ? listening() : undefined));
+  it("keeps ingesting when the database drops the worker's LISTEN connection, and listens again", async () => {
+    const listening = async () =>
+      (
+        await lib.pool.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN ingestion'",
+        )
+      ).rows.map((r) => r.pid);
+    const [before] = await waitFor('the worker to listen', async () =>
+      (await listening()).length === 1 ? listening() : undefined,
+    );
     await lib.pool.query('SELECT pg_terminate_backend($1)', [before]);
-    const manual = await addManual(app, technician, { fileName: 'after-disconnect.txt', bytes: Buffer.from('Still ingested.') });
+    const manual = await addManual(app, technician, {
+      fileName: 'after-disconnect.txt',
+      bytes: Buffer.from('Still ingested.'),
+    });
     expect((await waitForIngestion(lib.pool, manual.id)).processing_status).toBe('ready');
-    const after = await waitFor('the worker to listen again', async () => ((await listening()).length === 1 ? listening() : undefined));
+    const after = await waitFor('the worker to listen again', async () =>
+      (await listening()).length === 1 ? listening() : undefined,
+    );
     expect(after).not.toEqual([before]);
   });
 });
@@ -137,11 +201,21 @@ describe('two servers on one database', () => {
   it('ingest many manuals at once, each exactly once', async () => {
     const apps = [await lib.start(), await lib.start()];
     const { technician } = await signUpLibrarians(apps[0]!);
-    const pdf = await makePdf([['Pump manual, page one.', 'Check PN-4471-B.'], ['Page two.', 'Error E42: blocked drain.']]);
-    const manuals = await Promise.all(Array.from({ length: 16 }, (_, i) => addManual(apps[i % 2]!, technician, { fileName: `pump-${i}.pdf`, bytes: pdf })));
+    const pdf = await makePdf([
+      ['Pump manual, page one.', 'Check PN-4471-B.'],
+      ['Page two.', 'Error E42: blocked drain.'],
+    ]);
+    const manuals = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        addManual(apps[i % 2]!, technician, { fileName: `pump-${i}.pdf`, bytes: pdf }),
+      ),
+    );
 
-    for (const manual of manuals) expect((await waitForIngestion(lib.pool, manual.id, 60_000)).processing_status).toBe('ready');
-    const { rows: jobs } = await lib.pool.query('SELECT status, attempts, count(*)::int AS n FROM ingestion_jobs GROUP BY status, attempts');
+    for (const manual of manuals)
+      expect((await waitForIngestion(lib.pool, manual.id, 60_000)).processing_status).toBe('ready');
+    const { rows: jobs } = await lib.pool.query(
+      'SELECT status, attempts, count(*)::int AS n FROM ingestion_jobs GROUP BY status, attempts',
+    );
     expect(jobs).toEqual([{ status: 'done', attempts: 1, n: 16 }]);
     const { rows: content } = await lib.pool.query(
       'SELECT manual_id, count(*)::int AS n, count(DISTINCT chunk_index)::int AS distinct_indexes, min(chunk_index) AS first FROM manual_content GROUP BY manual_id',
@@ -155,20 +229,30 @@ describe('the job queue', () => {
   const lib = useLibrary(); // no server started: the test is the only worker
 
   it('retries a transient failure with back-off and gives up after MAX_ATTEMPTS', async () => {
-    await lib.pool.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ('manual_flaky', 'Flaky', 'https://files.fieldassist.test/files/x', 'x.pdf')");
+    await lib.pool.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('manual_flaky', 'Flaky', 'https://files.fieldassist.test/files/x', 'x.pdf')",
+    );
     await lib.pool.query("INSERT INTO ingestion_jobs (manual_id) VALUES ('manual_flaky')");
     const delays: number[] = [];
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const job = await claimJob(lib.pool, 'worker', 60);
       expect(job).toMatchObject({ manualId: 'manual_flaky', attempts: attempt });
-      expect(await failJob(lib.pool, job!, 'worker', 'database hiccup', false)).toBe(attempt < MAX_ATTEMPTS ? 'retry' : 'failed');
-      const { rows } = await lib.pool.query("SELECT round(extract(epoch FROM run_after - now()))::int AS wait FROM ingestion_jobs WHERE manual_id = 'manual_flaky'");
+      expect(await failJob(lib.pool, job!, 'worker', 'database hiccup', false)).toBe(
+        attempt < MAX_ATTEMPTS ? 'retry' : 'failed',
+      );
+      const { rows } = await lib.pool.query(
+        "SELECT round(extract(epoch FROM run_after - now()))::int AS wait FROM ingestion_jobs WHERE manual_id = 'manual_flaky'",
+      );
       delays.push(rows[0].wait);
       expect(await claimJob(lib.pool, 'worker', 60)).toBeUndefined(); // not due yet, or failed for good
       await lib.pool.query("UPDATE ingestion_jobs SET run_after = now() WHERE manual_id = 'manual_flaky'");
     }
     expect(delays.slice(0, MAX_ATTEMPTS - 1)).toEqual([10, 20, 40, 80]);
-    expect(await jobOf(lib.pool, 'manual_flaky')).toEqual({ status: 'failed', attempts: MAX_ATTEMPTS, locked_by: null });
+    expect(await jobOf(lib.pool, 'manual_flaky')).toEqual({
+      status: 'failed',
+      attempts: MAX_ATTEMPTS,
+      locked_by: null,
+    });
     expect(await claimJob(lib.pool, 'worker', 60)).toBeUndefined();
   });
 });

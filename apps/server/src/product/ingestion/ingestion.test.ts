@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeDocx, makePdf, tinyPng } from '../../data/fixtures/make-documents.js';
 import type { TestUser } from '../../test-support/users.js';
-import { addManual, type LogLine, signUpLibrarians, useLibrary, waitFor, waitForIngestion } from './test-support/library-apps.js';
+import {
+  addManual,
+  type LogLine,
+  signUpLibrarians,
+  useLibrary,
+  waitFor,
+  waitForIngestion,
+} from './test-support/library-apps.js';
 
 // Manual ingestion through the real app: upload and save as the web app does, then the
 // in-process worker reads the stored file and writes searchable chunks to PostgreSQL.
@@ -20,12 +27,25 @@ beforeAll(async () => {
 const pageLines = (n: number, extra: string[] = []) => [
   `Chapter ${n}: known text of page ${n}.`,
   ...extra,
-  ...Array.from({ length: 30 }, (_, i) => `Line ${i} of P${n}X: tighten the flange bolts evenly and check the seal again.`),
+  ...Array.from(
+    { length: 30 },
+    (_, i) => `Line ${i} of P${n}X: tighten the flange bolts evenly and check the seal again.`,
+  ),
 ];
 
-interface ContentRow { id: string; chunk_index: number; page_number: number; extracted_text: string }
+interface ContentRow {
+  id: string;
+  chunk_index: number;
+  page_number: number;
+  extracted_text: string;
+}
 const contentOf = async (manualId: string) =>
-  (await lib.pool.query<ContentRow>('SELECT id, chunk_index, page_number, extracted_text FROM manual_content WHERE manual_id = $1 ORDER BY chunk_index', [manualId])).rows;
+  (
+    await lib.pool.query<ContentRow>(
+      'SELECT id, chunk_index, page_number, extracted_text FROM manual_content WHERE manual_id = $1 ORDER BY chunk_index',
+      [manualId],
+    )
+  ).rows;
 
 /** The pages whose chunks match a term as typed, the way the chat's retrieval matches codes. */
 async function pagesMatching(manualId: string, term: string): Promise<number[]> {
@@ -38,10 +58,15 @@ async function pagesMatching(manualId: string, term: string): Promise<number[]> 
 
 describe('the ingestion log', () => {
   it('reports a manual ingested at info level, not as a warning', async () => {
-    const manual = await addManual(app, people.technician, { fileName: 'Logged manual.pdf', bytes: await makePdf([pageLines(1)]) });
+    const manual = await addManual(app, people.technician, {
+      fileName: 'Logged manual.pdf',
+      bytes: await makePdf([pageLines(1)]),
+    });
     await waitForIngestion(lib.pool, manual.id);
     const aboutIt = log.filter((line) => line.msg?.includes(manual.id));
-    expect(aboutIt).toEqual([{ level: 30, msg: expect.stringMatching(new RegExp(`^ingested manual ${manual.id}: 1 pages, \\d+ chunks$`)) }]);
+    expect(aboutIt).toEqual([
+      { level: 30, msg: expect.stringMatching(new RegExp(`^ingested manual ${manual.id}: 1 pages, \\d+ chunks$`)) },
+    ]);
   });
 });
 
@@ -81,7 +106,11 @@ describe('manual ingestion', () => {
     expect(await pagesMatching(manual.id, 'E43')).toEqual([]);
 
     // Readers get the chunks through the REST API as well.
-    const listed = await app.inject({ method: 'GET', url: `/api/db/fieldassist/rest/v1/manual_content?manual_id=eq.${manual.id}&select=chunk_index,page_number&order=chunk_index.asc`, headers: people.technician.headers });
+    const listed = await app.inject({
+      method: 'GET',
+      url: `/api/db/fieldassist/rest/v1/manual_content?manual_id=eq.${manual.id}&select=chunk_index,page_number&order=chunk_index.asc`,
+      headers: people.technician.headers,
+    });
     expect(listed.statusCode).toBe(200);
     expect(listed.json()).toEqual(chunks.map((c) => ({ chunk_index: c.chunk_index, page_number: c.page_number })));
   });
@@ -91,46 +120,93 @@ describe('manual ingestion', () => {
     const manual = await addManual(app, people.technician, { fileName: 'cooling-unit.docx', bytes: docx });
     expect(await waitForIngestion(lib.pool, manual.id)).toMatchObject({ processing_status: 'ready', page_count: 1 });
     const chunks = await contentOf(manual.id);
-    expect(chunks).toEqual([expect.objectContaining({ chunk_index: 0, page_number: 1, extracted_text: 'Cooling unit manual.\n\nIf the display shows E42, replace valve PN-4471-B.' })]);
+    expect(chunks).toEqual([
+      expect.objectContaining({
+        chunk_index: 0,
+        page_number: 1,
+        extracted_text: 'Cooling unit manual.\n\nIf the display shows E42, replace valve PN-4471-B.',
+      }),
+    ]);
     expect(await pagesMatching(manual.id, 'E42')).toEqual([1]);
   });
 
   it('ingests a Latin-1 text manual with its accents intact', async () => {
     const text = 'Température élevée: vérifier le ventilateur.\nCode E42: pièce PN-4471-B à remplacer.\n';
-    const manual = await addManual(app, people.technician, { fileName: 'notice.txt', bytes: Buffer.from(text, 'latin1') });
+    const manual = await addManual(app, people.technician, {
+      fileName: 'notice.txt',
+      bytes: Buffer.from(text, 'latin1'),
+    });
     expect(await waitForIngestion(lib.pool, manual.id)).toMatchObject({ processing_status: 'ready', page_count: 1 });
     expect((await contentOf(manual.id)).map((c) => c.extracted_text)).toEqual([text.trim()]);
     expect(await pagesMatching(manual.id, 'PN-4471-B')).toEqual([1]);
-    const { rows } = await lib.pool.query("SELECT 1 FROM manual_content WHERE manual_id = $1 AND search @@ plainto_tsquery('simple', 'température')", [manual.id]);
+    const { rows } = await lib.pool.query(
+      "SELECT 1 FROM manual_content WHERE manual_id = $1 AND search @@ plainto_tsquery('simple', 'température')",
+      [manual.id],
+    );
     expect(rows).toHaveLength(1);
   });
 
   it.each([
-    { name: 'a PNG named .pdf', fileName: 'scan.pdf', bytes: tinyPng, error: 'Unsupported file type: image/png. FieldAssist reads PDF, DOCX, DOC and TXT files' },
+    {
+      name: 'a PNG named .pdf',
+      fileName: 'scan.pdf',
+      bytes: tinyPng,
+      error: 'Unsupported file type: image/png. FieldAssist reads PDF, DOCX, DOC and TXT files',
+    },
     { name: 'a zero-byte PDF', fileName: 'empty.pdf', bytes: Buffer.alloc(0), error: 'PDF content is empty' },
-  ])('marks $name failed with a clear reason, keeps the manual and does not retry', async ({ fileName, bytes, error }) => {
-    const manual = await addManual(app, people.technician, { fileName, bytes });
-    expect(await waitForIngestion(lib.pool, manual.id)).toMatchObject({ processing_status: 'failed', processing_error: error, page_count: null });
-    expect(await contentOf(manual.id)).toEqual([]);
+  ])(
+    'marks $name failed with a clear reason, keeps the manual and does not retry',
+    async ({ fileName, bytes, error }) => {
+      const manual = await addManual(app, people.technician, { fileName, bytes });
+      expect(await waitForIngestion(lib.pool, manual.id)).toMatchObject({
+        processing_status: 'failed',
+        processing_error: error,
+        page_count: null,
+      });
+      expect(await contentOf(manual.id)).toEqual([]);
 
-    const job = async () => (await lib.pool.query('SELECT status, attempts, last_error, locked_by FROM ingestion_jobs WHERE manual_id = $1', [manual.id])).rows[0];
-    expect(await job()).toEqual({ status: 'failed', attempts: 1, last_error: error, locked_by: null });
-    // The worker goes on with the next manual and never takes the failed one again.
-    const next = await addManual(app, people.technician, { fileName: 'after.txt', bytes: Buffer.from('Next manual.') });
-    expect((await waitForIngestion(lib.pool, next.id)).processing_status).toBe('ready');
-    expect(await job()).toEqual({ status: 'failed', attempts: 1, last_error: error, locked_by: null });
+      const job = async () =>
+        (
+          await lib.pool.query(
+            'SELECT status, attempts, last_error, locked_by FROM ingestion_jobs WHERE manual_id = $1',
+            [manual.id],
+          )
+        ).rows[0];
+      expect(await job()).toEqual({ status: 'failed', attempts: 1, last_error: error, locked_by: null });
+      // The worker goes on with the next manual and never takes the failed one again.
+      const next = await addManual(app, people.technician, {
+        fileName: 'after.txt',
+        bytes: Buffer.from('Next manual.'),
+      });
+      expect((await waitForIngestion(lib.pool, next.id)).processing_status).toBe('ready');
+      expect(await job()).toEqual({ status: 'failed', attempts: 1, last_error: error, locked_by: null });
 
-    const row = await app.inject({ method: 'GET', url: `/api/db/fieldassist/rest/v1/manuals?id=eq.${manual.id}&select=id,processing_status,processing_error`, headers: people.technician.headers });
-    expect(row.json()).toEqual([{ id: manual.id, processing_status: 'failed', processing_error: error }]);
-  });
+      const row = await app.inject({
+        method: 'GET',
+        url: `/api/db/fieldassist/rest/v1/manuals?id=eq.${manual.id}&select=id,processing_status,processing_error`,
+        headers: people.technician.headers,
+      });
+      expect(row.json()).toEqual([{ id: manual.id, processing_status: 'failed', processing_error: error }]);
+    },
+  );
 
   it('deletes a manual with its chunks, its tags and, shortly after, its stored file', async () => {
     const pdf = await makePdf([pageLines(1), pageLines(2)]);
     const manual = await addManual(app, people.technician, { fileName: 'to-delete.pdf', bytes: pdf });
     await waitForIngestion(lib.pool, manual.id);
-    const tag = await app.inject({ method: 'POST', url: '/api/db/fieldassist/rest/v1/tags', headers: people.technician.headers, payload: { id: 'tag_delete_test', name: 'Pumps', created_by: people.technician.email } });
+    const tag = await app.inject({
+      method: 'POST',
+      url: '/api/db/fieldassist/rest/v1/tags',
+      headers: people.technician.headers,
+      payload: { id: 'tag_delete_test', name: 'Pumps', created_by: people.technician.email },
+    });
     expect(tag.statusCode).toBeLessThan(300);
-    const link = await app.inject({ method: 'POST', url: '/api/db/fieldassist/rest/v1/manual_tags', headers: people.technician.headers, payload: { id: 'mt_delete_test', manual_id: manual.id, tag_id: 'tag_delete_test' } });
+    const link = await app.inject({
+      method: 'POST',
+      url: '/api/db/fieldassist/rest/v1/manual_tags',
+      headers: people.technician.headers,
+      payload: { id: 'mt_delete_test', manual_id: manual.id, tag_id: 'tag_delete_test' },
+    });
     expect(link.statusCode).toBeLessThan(300);
     const fileUrl = new URL(manual.file_url);
     const key = fileUrl.pathname.replace(/^\/files\//, '');
@@ -143,10 +219,23 @@ describe('manual ingestion', () => {
     expect((await app.inject({ method: 'GET', url: fileUrl.pathname })).statusCode).toBe(200);
 
     expect((await app.inject({ method: 'DELETE', url, headers: people.admin.headers })).statusCode).toBe(200);
-    const count = async (table: string) => (await lib.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE manual_id = $1`, [manual.id])).rows[0].n;
-    expect({ content: await count('manual_content'), tags: await count('manual_tags'), jobs: await count('ingestion_jobs') }).toEqual({ content: 0, tags: 0, jobs: 0 });
-    await waitFor('the deleted manual\'s file to be removed', async () => ((await app.inject({ method: 'GET', url: fileUrl.pathname })).statusCode === 404 ? true : undefined), 5_000);
+    const count = async (table: string) =>
+      (await lib.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE manual_id = $1`, [manual.id])).rows[0].n;
+    expect({
+      content: await count('manual_content'),
+      tags: await count('manual_tags'),
+      jobs: await count('ingestion_jobs'),
+    }).toEqual({ content: 0, tags: 0, jobs: 0 });
+    await waitFor(
+      "the deleted manual's file to be removed",
+      async () => ((await app.inject({ method: 'GET', url: fileUrl.pathname })).statusCode === 404 ? true : undefined),
+      5_000,
+    );
     expect(await lib.storedFiles()).not.toContain(key);
-    await waitFor('the removal to be recorded', async () => ((await lib.pool.query('SELECT 1 FROM storage_garbage')).rowCount === 0 ? true : undefined), 5_000);
+    await waitFor(
+      'the removal to be recorded',
+      async () => ((await lib.pool.query('SELECT 1 FROM storage_garbage')).rowCount === 0 ? true : undefined),
+      5_000,
+    );
   });
 });

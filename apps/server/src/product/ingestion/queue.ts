@@ -30,7 +30,12 @@ export async function claimJob(pool: pg.Pool, workerId: string, leaseSeconds: nu
 }
 
 /** Extends a running job's lease; false when another worker has taken it over. */
-export async function renewLease(pool: pg.Pool, job: ClaimedJob, workerId: string, leaseSeconds: number): Promise<boolean> {
+export async function renewLease(
+  pool: pg.Pool,
+  job: ClaimedJob,
+  workerId: string,
+  leaseSeconds: number,
+): Promise<boolean> {
   const { rowCount } = await pool.query(
     `UPDATE ingestion_jobs SET locked_until = now() + make_interval(secs => $3) WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
     [job.id, workerId, leaseSeconds],
@@ -53,7 +58,13 @@ export async function completeJob(client: pg.PoolClient, job: ClaimedJob, worker
  * for good when the file itself is the problem or the attempts are spent. 'lost' when another
  * worker has taken the job over meanwhile: nothing is recorded, the job is theirs.
  */
-export async function failJob(pool: pg.Pool, job: ClaimedJob, workerId: string, reason: string, permanent: boolean): Promise<'retry' | 'failed' | 'lost'> {
+export async function failJob(
+  pool: pg.Pool,
+  job: ClaimedJob,
+  workerId: string,
+  reason: string,
+  permanent: boolean,
+): Promise<'retry' | 'failed' | 'lost'> {
   const outcome = permanent || job.attempts >= MAX_ATTEMPTS ? 'failed' : 'retry';
   const { rowCount } = await pool.query(
     `UPDATE ingestion_jobs
@@ -85,7 +96,11 @@ export async function releaseJob(pool: pg.Pool, job: ClaimedJob, workerId: strin
  * is `host:pid:random`; a job of our own pid locked before this process started belongs to an
  * earlier process that had the same pid (a container's pid 1 after a restart).
  */
-export async function expireLeasesOfDeadWorkers(pool: pg.Pool, host: string, isAlive: (pid: number) => boolean): Promise<number> {
+export async function expireLeasesOfDeadWorkers(
+  pool: pg.Pool,
+  host: string,
+  isAlive: (pid: number) => boolean,
+): Promise<number> {
   const startedAt = new Date(Date.now() - process.uptime() * 1000);
   const { rows } = await pool.query<{ id: string; locked_by: string; updated_at: Date }>(
     `SELECT id, locked_by, updated_at FROM ingestion_jobs WHERE status = 'running' AND locked_until > now() AND starts_with(locked_by, $1)`,
@@ -97,7 +112,10 @@ export async function expireLeasesOfDeadWorkers(pool: pg.Pool, host: string, isA
     return pid === process.pid ? lockedAt < startedAt : !isAlive(pid);
   });
   for (const job of dead) {
-    await pool.query(`UPDATE ingestion_jobs SET locked_until = now() WHERE id = $1 AND locked_by = $2 AND status = 'running'`, [job.id, job.locked_by]);
+    await pool.query(
+      `UPDATE ingestion_jobs SET locked_until = now() WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
+      [job.id, job.locked_by],
+    );
   }
   return dead.length;
 }

@@ -22,49 +22,110 @@ beforeAll(async () => {
 });
 
 describe('a scanned manual', () => {
-  it('is read by OCR, records its OCR pages, reports progress over realtime, and its pages are found', { timeout: 120_000 }, async () => {
-    const pdf = await makeScannedPdf(SERVICE_MANUAL.pages.map((page) => [...page]));
-    const manual = await addManual(app, people.technician, { fileName: 'xr-200-service-scan.pdf', bytes: pdf, title: SERVICE_MANUAL.title });
-    expect(await waitForIngestion(lib.pool, manual.id, 90_000)).toMatchObject({ processing_status: 'ready', processing_error: null, page_count: 3 });
-    const { rows: [row] } = await lib.pool.query<{ ocr_pages: number[] }>('SELECT ocr_pages FROM manuals WHERE id = $1', [manual.id]);
-    expect(row!.ocr_pages).toEqual([1, 2, 3]);
+  it(
+    'is read by OCR, records its OCR pages, reports progress over realtime, and its pages are found',
+    { timeout: 120_000 },
+    async () => {
+      const pdf = await makeScannedPdf(SERVICE_MANUAL.pages.map((page) => [...page]));
+      const manual = await addManual(app, people.technician, {
+        fileName: 'xr-200-service-scan.pdf',
+        bytes: pdf,
+        title: SERVICE_MANUAL.title,
+      });
+      expect(await waitForIngestion(lib.pool, manual.id, 90_000)).toMatchObject({
+        processing_status: 'ready',
+        processing_error: null,
+        page_count: 3,
+      });
+      const {
+        rows: [row],
+      } = await lib.pool.query<{ ocr_pages: number[] }>('SELECT ocr_pages FROM manuals WHERE id = $1', [manual.id]);
+      expect(row!.ocr_pages).toEqual([1, 2, 3]);
 
-    // "Reading scanned pages: n of 3" went out on the manuals channel, in order.
-    const history = await app.inject({ method: 'GET', url: '/api/realtime/fieldassist/messages?channel=manuals&limit=100', headers: people.technician.headers });
-    const progress = (history.json().messages as { type: string; data: { manualId: string; scannedPagesRead: number; scannedPages: number } }[])
-      .filter((message) => message.type === 'manual.progress' && message.data.manualId === manual.id)
-      .map((message) => `${message.data.scannedPagesRead} of ${message.data.scannedPages}`);
-    expect(progress).toEqual(['0 of 3', '1 of 3', '2 of 3', '3 of 3']);
+      // "Reading scanned pages: n of 3" went out on the manuals channel, in order.
+      const history = await app.inject({
+        method: 'GET',
+        url: '/api/realtime/fieldassist/messages?channel=manuals&limit=100',
+        headers: people.technician.headers,
+      });
+      const progress = (
+        history.json().messages as {
+          type: string;
+          data: { manualId: string; scannedPagesRead: number; scannedPages: number };
+        }[]
+      )
+        .filter((message) => message.type === 'manual.progress' && message.data.manualId === manual.id)
+        .map((message) => `${message.data.scannedPagesRead} of ${message.data.scannedPages}`);
+      expect(progress).toEqual(['0 of 3', '1 of 3', '2 of 3', '3 of 3']);
 
-    // The questions of each page find that page among the top five passages.
-    for (const { question, page } of SERVICE_MANUAL.questions) {
-      const { passages } = await retrievePassages({ pool: lib.pool }, { question, role: 'technician', limit: 5 });
-      expect(passages.filter((passage: Passage) => passage.manualId === manual.id).map((passage: Passage) => passage.page), question).toContain(page);
-    }
-    const { rows: chunks } = await lib.pool.query<{ extracted_text: string }>('SELECT extracted_text FROM manual_content WHERE manual_id = $1 AND page_number = 2', [manual.id]);
-    expect(chunks.map((chunk) => chunk.extracted_text).join(' ')).toMatch(/PN-7720-G/);
-  });
+      // The questions of each page find that page among the top five passages.
+      for (const { question, page } of SERVICE_MANUAL.questions) {
+        const { passages } = await retrievePassages({ pool: lib.pool }, { question, role: 'technician', limit: 5 });
+        expect(
+          passages.filter((passage: Passage) => passage.manualId === manual.id).map((passage: Passage) => passage.page),
+          question,
+        ).toContain(page);
+      }
+      const { rows: chunks } = await lib.pool.query<{ extracted_text: string }>(
+        'SELECT extracted_text FROM manual_content WHERE manual_id = $1 AND page_number = 2',
+        [manual.id],
+      );
+      expect(chunks.map((chunk) => chunk.extracted_text).join(' ')).toMatch(/PN-7720-G/);
+    },
+  );
 
-  it('uploaded through the library with a text cover, is read at ingestion, its scanned page by OCR', { timeout: 120_000 }, async () => {
-    await lib.pool.query("INSERT INTO release_versions (id, version_name, release_year) VALUES ('ver_scan', 'Series 2', 2019) ON CONFLICT DO NOTHING");
-    const merged = await PDFDocument.create();
-    const cover = await makePdf([['XR-200 Air-Cooled Chiller', 'Service Manual', 'Part No. PN-2000-X']]);
-    for (const source of [cover, await makeScannedPdf([[...SERVICE_MANUAL.pages[1]]])]) {
-      const from = await PDFDocument.load(source);
-      for (const page of await merged.copyPages(from, from.getPageIndices())) merged.addPage(page);
-    }
-    const { payload, contentType } = multipart([{ name: 'file', fileName: 'xr-200-mixed.pdf', bytes: Buffer.from(await merged.save()) }]);
-    const uploaded = await app.inject({ method: 'POST', url: '/api/app/fieldassist/manuals/uploads', headers: { ...people.technician.headers, 'content-type': contentType }, payload });
-    expect(uploaded.statusCode).toBe(200);
-    const file = uploaded.json();
-    expect(file.unreadable).toBeUndefined(); // the cover has text; the scanned page is read at ingestion
-    const saved = await app.inject({ method: 'POST', url: '/api/app/fieldassist/manuals', headers: people.technician.headers, payload: { path: file.path, fileName: file.fileName, versionId: 'ver_scan', title: 'XR-200 mixed scan', tagIds: [] } });
-    expect(saved.statusCode).toBe(201);
-    const manualId = saved.json().id as string;
-    expect(await waitForIngestion(lib.pool, manualId, 90_000)).toMatchObject({ processing_status: 'ready', page_count: 2 });
-    const { rows: [row] } = await lib.pool.query<{ ocr_pages: number[] }>('SELECT ocr_pages FROM manuals WHERE id = $1', [manualId]);
-    expect(row!.ocr_pages).toEqual([2]);
-    const { rows } = await lib.pool.query<{ page_number: number }>("SELECT DISTINCT page_number FROM manual_content WHERE manual_id = $1 AND search @@ phraseto_tsquery('simple', 'PN-7720-G')", [manualId]);
-    expect(rows.map((r) => r.page_number)).toEqual([2]);
-  });
+  it(
+    'uploaded through the library with a text cover, is read at ingestion, its scanned page by OCR',
+    { timeout: 120_000 },
+    async () => {
+      await lib.pool.query(
+        "INSERT INTO release_versions (id, version_name, release_year) VALUES ('ver_scan', 'Series 2', 2019) ON CONFLICT DO NOTHING",
+      );
+      const merged = await PDFDocument.create();
+      const cover = await makePdf([['XR-200 Air-Cooled Chiller', 'Service Manual', 'Part No. PN-2000-X']]);
+      for (const source of [cover, await makeScannedPdf([[...SERVICE_MANUAL.pages[1]]])]) {
+        const from = await PDFDocument.load(source);
+        for (const page of await merged.copyPages(from, from.getPageIndices())) merged.addPage(page);
+      }
+      const { payload, contentType } = multipart([
+        { name: 'file', fileName: 'xr-200-mixed.pdf', bytes: Buffer.from(await merged.save()) },
+      ]);
+      const uploaded = await app.inject({
+        method: 'POST',
+        url: '/api/app/fieldassist/manuals/uploads',
+        headers: { ...people.technician.headers, 'content-type': contentType },
+        payload,
+      });
+      expect(uploaded.statusCode).toBe(200);
+      const file = uploaded.json();
+      expect(file.unreadable).toBeUndefined(); // the cover has text; the scanned page is read at ingestion
+      const saved = await app.inject({
+        method: 'POST',
+        url: '/api/app/fieldassist/manuals',
+        headers: people.technician.headers,
+        payload: {
+          path: file.path,
+          fileName: file.fileName,
+          versionId: 'ver_scan',
+          title: 'XR-200 mixed scan',
+          tagIds: [],
+        },
+      });
+      expect(saved.statusCode).toBe(201);
+      const manualId = saved.json().id as string;
+      expect(await waitForIngestion(lib.pool, manualId, 90_000)).toMatchObject({
+        processing_status: 'ready',
+        page_count: 2,
+      });
+      const {
+        rows: [row],
+      } = await lib.pool.query<{ ocr_pages: number[] }>('SELECT ocr_pages FROM manuals WHERE id = $1', [manualId]);
+      expect(row!.ocr_pages).toEqual([2]);
+      const { rows } = await lib.pool.query<{ page_number: number }>(
+        "SELECT DISTINCT page_number FROM manual_content WHERE manual_id = $1 AND search @@ phraseto_tsquery('simple', 'PN-7720-G')",
+        [manualId],
+      );
+      expect(rows.map((r) => r.page_number)).toEqual([2]);
+    },
+  );
 });

@@ -45,17 +45,20 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
     }
   };
 
-  const sleep = () => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, pollMs);
-    wake = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-  });
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pollMs);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
 
   const loop = (async () => {
     // Manuals a killed server of this host was ingesting are taken up again now, not after the lease.
-    await expireLeasesOfDeadWorkers(deps.pool, hostname(), isAlive).catch((error: Error) => deps.log.warn(`ingestion worker: ${error.message}`));
+    await expireLeasesOfDeadWorkers(deps.pool, hostname(), isAlive).catch((error: Error) =>
+      deps.log.warn(`ingestion worker: ${error.message}`),
+    );
     while (running) {
       try {
         if (!listener) await listen();
@@ -65,7 +68,10 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
           await sleep();
           continue;
         }
-        const heartbeat = setInterval(() => void renewLease(deps.pool, job, workerId, leaseSeconds).catch(() => undefined), (leaseSeconds * 1000) / 3);
+        const heartbeat = setInterval(
+          () => void renewLease(deps.pool, job, workerId, leaseSeconds).catch(() => undefined),
+          (leaseSeconds * 1000) / 3,
+        );
         try {
           await ingestManual(deps, job, workerId, stopping.signal);
         } finally {
@@ -95,7 +101,9 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
 async function collectGarbage(deps: IngestionDeps) {
   await deleteAbandonedFileTexts(deps.pool);
   // A file another manual still points to (two rows saved for one upload) is kept.
-  await deps.pool.query('DELETE FROM storage_garbage g WHERE EXISTS (SELECT 1 FROM manuals m WHERE m.file_url = g.file_url)');
+  await deps.pool.query(
+    'DELETE FROM storage_garbage g WHERE EXISTS (SELECT 1 FROM manuals m WHERE m.file_url = g.file_url)',
+  );
   const { rows } = await deps.pool.query<{ file_url: string }>('SELECT file_url FROM storage_garbage LIMIT 20');
   for (const { file_url: url } of rows) {
     try {

@@ -33,9 +33,17 @@ describe('refusals', () => {
     for (const payload of [{ email, displayName: 'Tess', role: 'admin' }, {}]) {
       const res = await invite(payload, technician.headers);
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: 'Only admins can add users', message: 'Only admins can add users', code: 'FORBIDDEN' });
+      expect(res.json()).toEqual({
+        error: 'Only admins can add users',
+        message: 'Only admins can add users',
+        code: 'FORBIDDEN',
+      });
     }
-    const rows = await app.inject({ method: 'GET', url: `/api/db/${projectId}/rest/v1/users?id=eq.${email}`, headers: admin.headers });
+    const rows = await app.inject({
+      method: 'GET',
+      url: `/api/db/${projectId}/rest/v1/users?id=eq.${email}`,
+      headers: admin.headers,
+    });
     expect(rows.json()).toEqual([]);
   });
 
@@ -58,7 +66,12 @@ describe('refusals', () => {
 describe('adding a user', () => {
   it('writes the users and userRoles rows, emails a sign-in link, and answers 409 the second time', async () => {
     const email = newEmail();
-    const res = await invite({ email: `  ${email.toUpperCase()} `, displayName: 'Nina Novak', phone: '+1 555 0100', role: 'manager' });
+    const res = await invite({
+      email: `  ${email.toUpperCase()} `,
+      displayName: 'Nina Novak',
+      phone: '+1 555 0100',
+      role: 'manager',
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body).toMatchObject({
@@ -69,9 +82,25 @@ describe('adding a user', () => {
     });
     expect(body.userRole.id).toMatch(/^role_[0-9a-f]{24}$/);
 
-    const users = await app.inject({ method: 'GET', url: `/api/db/${projectId}/rest/v1/users?id=eq.${email}`, headers: admin.headers });
-    expect(users.json()[0]).toMatchObject({ id: email, email, display_name: 'Nina Novak', phone: '+1 555 0100', email_verified: 0, phone_verified: 0, avatar_url: null });
-    const roles = await app.inject({ method: 'GET', url: `/api/db/${projectId}/rest/v1/user_roles?user_id=eq.${email}`, headers: admin.headers });
+    const users = await app.inject({
+      method: 'GET',
+      url: `/api/db/${projectId}/rest/v1/users?id=eq.${email}`,
+      headers: admin.headers,
+    });
+    expect(users.json()[0]).toMatchObject({
+      id: email,
+      email,
+      display_name: 'Nina Novak',
+      phone: '+1 555 0100',
+      email_verified: 0,
+      phone_verified: 0,
+      avatar_url: null,
+    });
+    const roles = await app.inject({
+      method: 'GET',
+      url: `/api/db/${projectId}/rest/v1/user_roles?user_id=eq.${email}`,
+      headers: admin.headers,
+    });
     expect(roles.json()[0]).toMatchObject({ id: body.userRole.id, role: 'manager', assigned_by: admin.email });
 
     const outbox = (await app.inject({ method: 'GET', url: `/dev/outbox.json?to=${email}` })).json();
@@ -81,7 +110,10 @@ describe('adding a user', () => {
 
     const again = await invite({ email, displayName: 'Nina', role: 'technician' });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ code: 'EMAIL_ALREADY_EXISTS', message: 'An account with this email already exists.' });
+    expect(again.json()).toMatchObject({
+      code: 'EMAIL_ALREADY_EXISTS',
+      message: 'An account with this email already exists.',
+    });
   });
 
   it('an existing account cannot be added again, and an invited email may now sign up with its role', async () => {
@@ -89,7 +121,11 @@ describe('adding a user', () => {
 
     const email = newEmail();
     expect((await invite({ email, displayName: 'Vic', role: 'viewer' })).statusCode).toBe(201);
-    const signup = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: TEST_PASSWORD, projectId } });
+    const signup = await app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { email, password: TEST_PASSWORD, projectId },
+    });
     expect(signup.statusCode).toBe(200);
     expect(signup.json().user).toMatchObject({ email, role: 'viewer' });
   });

@@ -30,7 +30,11 @@ export interface InvitedUser {
  * (an invited email may sign up). Throws EMAIL_ALREADY_EXISTS when the email already has a
  * users row, a role or an account. Callers check that the inviter is an admin.
  */
-export async function inviteUser(ctx: AuthContext, input: InviteUserInput, log: (message: string) => void): Promise<InvitedUser> {
+export async function inviteUser(
+  ctx: AuthContext,
+  input: InviteUserInput,
+  log: (message: string) => void,
+): Promise<InvitedUser> {
   const email = input.email;
   const roleId = `role_${randomBytes(12).toString('hex')}`;
   const created = await transaction(ctx.pool, async (client) => {
@@ -48,7 +52,12 @@ export async function inviteUser(ctx: AuthContext, input: InviteUserInput, log: 
        VALUES ($1, $1, 0, $2, $3, 0, NULL, $4) RETURNING created_at`,
       [email, input.displayName, input.phone ?? null, input.role],
     );
-    await client.query(`INSERT INTO user_roles (id, user_id, role, assigned_by) VALUES ($1, $2, $3, $4)`, [roleId, email, input.role, input.inviter.email]);
+    await client.query(`INSERT INTO user_roles (id, user_id, role, assigned_by) VALUES ($1, $2, $3, $4)`, [
+      roleId,
+      email,
+      input.role,
+      input.inviter.email,
+    ]);
     return rows[0]!.created_at;
   });
 
@@ -56,7 +65,10 @@ export async function inviteUser(ctx: AuthContext, input: InviteUserInput, log: 
   try {
     const { magicUrl } = await createMagicLink(ctx, email, `${ctx.config.publicUrl}/`);
     const inviterName = input.inviter.displayName || input.inviter.email;
-    await ctx.mailer.send({ to: [email], ...invitationEmail({ link: magicUrl, inviterName, displayName: input.displayName }) });
+    await ctx.mailer.send({
+      to: [email],
+      ...invitationEmail({ link: magicUrl, inviterName, displayName: input.displayName }),
+    });
   } catch (error) {
     // The user exists and may still sign in by magic link; the admin is told nothing was sent.
     log(`invitation email to ${email} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -64,7 +76,14 @@ export async function inviteUser(ctx: AuthContext, input: InviteUserInput, log: 
   }
 
   return {
-    user: { id: email, email, displayName: input.displayName, phone: input.phone ?? null, role: input.role, createdAt: created.toISOString() },
+    user: {
+      id: email,
+      email,
+      displayName: input.displayName,
+      phone: input.phone ?? null,
+      role: input.role,
+      createdAt: created.toISOString(),
+    },
     userRole: { id: roleId, userId: email, role: input.role, assignedBy: input.inviter.email },
     invitationSent,
     deliveredTo: ctx.config.smtpUrl ? 'email' : 'outbox',

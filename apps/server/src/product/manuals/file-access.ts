@@ -6,7 +6,13 @@ import { manualVisibleTo } from './visibility.js';
 export const LIBRARY_FOLDER = 'manuals';
 
 /** Whether a library file belongs to a manual this role may see (the one visibility rule). */
-export async function libraryFileVisibleTo(pool: pg.Pool, { role, fileUrl }: { role: Role | null; fileUrl: string }): Promise<boolean> {
-  const { rows } = await pool.query<{ visible: boolean }>(`SELECT EXISTS (SELECT 1 FROM manuals WHERE file_url = $1 AND ${manualVisibleTo(role)}) AS visible`, [fileUrl]);
+export async function libraryFileVisibleTo(
+  pool: pg.Pool,
+  { role, fileUrl }: { role: Role | null; fileUrl: string },
+): Promise<boolean> {
+  const { rows } = await pool.query<{ visible: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM manuals WHERE file_url = $1 AND ${manualVisibleTo(role)}) AS visible`,
+    [fileUrl],
+  );
   return rows[0]!.visible;
 }

@@ -10,9 +10,18 @@ export interface ManualMetadata {
   partNumber: string;
 }
 
-export const ALL_UNKNOWN: ManualMetadata = { title: UNKNOWN, technology: UNKNOWN, datePublished: UNKNOWN, partNumber: UNKNOWN };
+export const ALL_UNKNOWN: ManualMetadata = {
+  title: UNKNOWN,
+  technology: UNKNOWN,
+  datePublished: UNKNOWN,
+  partNumber: UNKNOWN,
+};
 
-const baseName = (fileName: string) => fileName.split(/[\\/]/).pop()!.replace(/\.[A-Za-z0-9]{1,5}$/, '');
+const baseName = (fileName: string) =>
+  fileName
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '');
 const spaced = (value: string) => value.replace(/_+/g, ' ').replace(/\s+/g, ' ').trim();
 
 /** The title a manual gets when none was found: the file name, underscores as spaces, no extension. */

@@ -23,8 +23,12 @@ describe('manual metadata heuristics', () => {
   });
 
   it('prefers a Title: line, and skips short and noise lines for the first substantial one', () => {
-    expect(detectTitle('ACME\nTitle: Grundfos CR pumps service instructions\nfoo')).toBe('Grundfos CR pumps service instructions');
-    expect(detectTitle('ABB\nPage 1\nACS880-01 drives\nHardware manual\n3AUA0000078093 Rev G')).toBe('ACS880-01 drives Hardware manual');
+    expect(detectTitle('ACME\nTitle: Grundfos CR pumps service instructions\nfoo')).toBe(
+      'Grundfos CR pumps service instructions',
+    );
+    expect(detectTitle('ABB\nPage 1\nACS880-01 drives\nHardware manual\n3AUA0000078093 Rev G')).toBe(
+      'ACS880-01 drives Hardware manual',
+    );
     expect(detectTitle('12 34\n\n-')).toBe('Unknown');
   });
 
@@ -62,13 +66,24 @@ describe('manual metadata heuristics', () => {
   });
 
   it('parses PARTNUMBER_name file names (SPEC.md section 5)', () => {
-    expect(metadataFromFileName('manuals/3BHS123456_ACS880_Hardware_Manual.pdf')).toEqual({ partNumber: '3BHS123456', title: 'ACS880 Hardware Manual' });
-    expect(metadataFromFileName('PN-1234-A_Centrifugal_pump.docx')).toEqual({ partNumber: 'PN-1234-A', title: 'Centrifugal pump' });
+    expect(metadataFromFileName('manuals/3BHS123456_ACS880_Hardware_Manual.pdf')).toEqual({
+      partNumber: '3BHS123456',
+      title: 'ACS880 Hardware Manual',
+    });
+    expect(metadataFromFileName('PN-1234-A_Centrifugal_pump.docx')).toEqual({
+      partNumber: 'PN-1234-A',
+      title: 'Centrifugal pump',
+    });
     expect(metadataFromFileName('Pump_Service_Guide.pdf')).toEqual({ title: 'Unknown', partNumber: 'Unknown' });
     expect(titleFromFileName('Pump_Service_Guide.pdf')).toBe('Pump Service Guide');
   });
 
   it('gives Unknown for what the text does not say', () => {
-    expect(extractManualMetadata({ text: '' })).toEqual({ title: 'Unknown', technology: 'Unknown', datePublished: 'Unknown', partNumber: 'Unknown' });
+    expect(extractManualMetadata({ text: '' })).toEqual({
+      title: 'Unknown',
+      technology: 'Unknown',
+      datePublished: 'Unknown',
+      partNumber: 'Unknown',
+    });
   });
 });

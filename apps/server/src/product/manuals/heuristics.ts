@@ -6,7 +6,10 @@ import { type ManualMetadata, UNKNOWN } from './file-name.js';
 /** The first match wins, so the vocabulary lists specific trades before broad ones. */
 const technologies: [string, RegExp][] = [
   ['HVAC', /\bhvac\b|air[- ]condition|rooftop unit|heat pump|air handl|\bahu\b|ventilation|furnace|thermostat/gi],
-  ['Refrigeration', /refrigerat|\bchillers?\b|evaporator|condensing unit|cold room|walk-in cooler|\bR-?(?:22|134a|404A|407C|410A|32|290|744)\b/gi],
+  [
+    'Refrigeration',
+    /refrigerat|\bchillers?\b|evaporator|condensing unit|cold room|walk-in cooler|\bR-?(?:22|134a|404A|407C|410A|32|290|744)\b/gi,
+  ],
   ['Boilers', /\bboilers?\b|\bburners?\b|combustion|\bflue\b/gi],
   ['Pumps', /\bpumps?\b|centrifugal|impeller/gi],
   ['Generators', /\bgenerators?\b|\bgensets?\b|alternator/gi],
@@ -32,7 +35,8 @@ export function detectTechnology(text: string): string {
   return best;
 }
 
-const month = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const month =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
 const year = '(?:19[5-9]\\d|20\\d\\d)';
 const datePatterns = [
   `${year}-[01]\\d-[0-3]\\d`, // 2021-03-15
@@ -42,8 +46,14 @@ const datePatterns = [
   `[01]?\\d[/.]${year}`, // 03/2021
 ];
 const anyDate = new RegExp(`\\b(?:${datePatterns.join('|')})\\b`, 'i');
-const labelledYear = new RegExp(`(?:\\brev(?:ision)?\\.?|\\bedition|\\bpublished|\\bissued?|©|\\(c\\)|\\bcopyright)\\s*:?\\s*(?:[A-Z]?\\d{0,2}\\s*[,/-]?\\s*)?(${year})\\b`, 'i');
-const labelledDate = new RegExp(`(?:publication date|date of issue|published|issued|revision date|release date|date)\\s*:?\\s*(${datePatterns.join('|')}|${year})\\b`, 'i');
+const labelledYear = new RegExp(
+  `(?:\\brev(?:ision)?\\.?|\\bedition|\\bpublished|\\bissued?|©|\\(c\\)|\\bcopyright)\\s*:?\\s*(?:[A-Z]?\\d{0,2}\\s*[,/-]?\\s*)?(${year})\\b`,
+  'i',
+);
+const labelledDate = new RegExp(
+  `(?:publication date|date of issue|published|issued|revision date|release date|date)\\s*:?\\s*(${datePatterns.join('|')}|${year})\\b`,
+  'i',
+);
 
 /** A labelled date, else the first full date, else a year after Rev./©/Edition. */
 export function detectDate(text: string): string {
@@ -69,28 +79,46 @@ export function detectPartNumber(text: string): string {
   return UNKNOWN;
 }
 
-const manualWords = /\b(?:manual|guide|handbook|instructions?|installation|operation|operating|maintenance|service|reference|datasheet|data sheet)\b/i;
+const manualWords =
+  /\b(?:manual|guide|handbook|instructions?|installation|operation|operating|maintenance|service|reference|datasheet|data sheet)\b/i;
 const noiseLine = /^(?:page\s*\d+|\d+\s*(?:of|\/)\s*\d+|copyright|©|www\.|https?:|all rights reserved|confidential)/i;
 
 function isSubstantial(line: string): boolean {
   const letters = line.replace(/[^\p{L}]/gu, '').length;
-  return line.length >= 8 && line.length <= 150 && line.split(/\s+/).length >= 2 && letters >= line.length / 2 && !noiseLine.test(line) && !anyDate.test(line);
+  return (
+    line.length >= 8 &&
+    line.length <= 150 &&
+    line.split(/\s+/).length >= 2 &&
+    letters >= line.length / 2 &&
+    !noiseLine.test(line) &&
+    !anyDate.test(line)
+  );
 }
 
 /** A "Title:" line, else the first substantial line (plus the next one when it says "... Manual"). */
 export function detectTitle(text: string): string {
   const labelled = /^\s*title\s*[:-]\s*(.{3,150})$/im.exec(text)?.[1];
   if (labelled) return labelled.trim();
-  const lines = text.split(/\r?\n/).map((line) => line.replace(/\s+/g, ' ').trim()).filter(Boolean).slice(0, 40);
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .slice(0, 40);
   const index = lines.findIndex(isSubstantial);
   if (index < 0) return UNKNOWN;
   const first = lines[index]!.replace(/[.:;,]+$/, '');
   const next = lines[index + 1];
-  const joinNext = next && !manualWords.test(first) && manualWords.test(next) && isSubstantial(next) && /^[^:]*$/.test(next);
+  const joinNext =
+    next && !manualWords.test(first) && manualWords.test(next) && isSubstantial(next) && /^[^:]*$/.test(next);
   return joinNext ? `${first} ${next.replace(/[.:;,]+$/, '')}` : first;
 }
 
 /** Metadata from the document text alone; the file-name fallback is applied by readManualMetadata. */
 export function extractManualMetadata({ text }: { text: string }): ManualMetadata {
-  return { title: detectTitle(text), technology: detectTechnology(text), datePublished: detectDate(text), partNumber: detectPartNumber(text) };
+  return {
+    title: detectTitle(text),
+    technology: detectTechnology(text),
+    datePublished: detectDate(text),
+    partNumber: detectPartNumber(text),
+  };
 }

@@ -15,7 +15,10 @@ export const METADATA_SCHEMA: JsonObjectSchema = {
   type: 'object',
   properties: {
     title: { type: 'string', description: 'The title of the manual' },
-    technology: { type: 'string', description: 'The equipment or trade it covers, e.g. HVAC, Refrigeration, Electrical' },
+    technology: {
+      type: 'string',
+      description: 'The equipment or trade it covers, e.g. HVAC, Refrigeration, Electrical',
+    },
     datePublished: { type: 'string', description: 'The publication or revision date' },
     partNumber: { type: 'string', description: 'The part, document or model number' },
   },
@@ -32,7 +35,12 @@ async function askModel(ai: AiProvider, cover: string, fileName: string): Promis
   for (let attempt = 0; ; attempt++) {
     try {
       const { object } = await ai.generateObject({ prompt: PROMPT + cover, schema: METADATA_SCHEMA, fileName });
-      return { title: text(object.title), technology: text(object.technology), datePublished: text(object.datePublished), partNumber: text(object.partNumber) };
+      return {
+        title: text(object.title),
+        technology: text(object.technology),
+        datePublished: text(object.datePublished),
+        partNumber: text(object.partNumber),
+      };
     } catch (error) {
       if (!retryable(error) || attempt >= AI_RETRIES) throw error;
       await sleep(AI_RETRY_BASE_MS * 2 ** attempt);
@@ -45,7 +53,17 @@ async function askModel(ai: AiProvider, cover: string, fileName: string): Promis
  * heuristics (the local provider writes nothing itself). An Unknown title or part number falls
  * back to the PARTNUMBER_name file name; a failed model call to the file name alone. Never throws.
  */
-export async function readManualMetadata({ ai, text: fullText, fileName, log }: { ai: AiProvider; text: string; fileName: string; log: (message: string) => void }): Promise<ManualMetadata> {
+export async function readManualMetadata({
+  ai,
+  text: fullText,
+  fileName,
+  log,
+}: {
+  ai: AiProvider;
+  text: string;
+  fileName: string;
+  log: (message: string) => void;
+}): Promise<ManualMetadata> {
   const fromName = metadataFromFileName(fileName);
   const cover = fullText.slice(0, COVER_CHARS);
   let metadata: ManualMetadata;
@@ -56,5 +74,9 @@ export async function readManualMetadata({ ai, text: fullText, fileName, log }: 
     return { ...ALL_UNKNOWN, ...fromName };
   }
   const orName = (value: string, fallback: string) => (value === UNKNOWN ? fallback : value);
-  return { ...metadata, title: orName(metadata.title, fromName.title), partNumber: orName(metadata.partNumber, fromName.partNumber) };
+  return {
+    ...metadata,
+    title: orName(metadata.title, fromName.title),
+    partNumber: orName(metadata.partNumber, fromName.partNumber),
+  };
 }

@@ -4,7 +4,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../errors.js';
 import { MAX_PATH_LENGTH } from '../../storage/paths.js';
-import { authorizeLibraryWrite, deleteManual, discardUpload, type ManualsDeps, saveManual, uploadManualFile } from './service.js';
+import {
+  authorizeLibraryWrite,
+  deleteManual,
+  discardUpload,
+  type ManualsDeps,
+  saveManual,
+  uploadManualFile,
+} from './service.js';
 
 const text = (max: number) => z.string().max(max).optional();
 
@@ -40,27 +47,49 @@ export function registerManualRoutes(app: FastifyInstance, deps: ManualsDeps) {
     if (!scope.hasRequestDecorator('parts')) await scope.register(multipart);
     const typed = scope.withTypeProvider<ZodTypeProvider>();
     typed.post('/api/app/:projectId/manuals/uploads', { preValidation: libraryWriter }, async (request, reply) => {
-      if (!request.isMultipart()) throw new ApiError('VALIDATION_ERROR', 'Invalid request parameters: send multipart/form-data with the field file');
+      if (!request.isMultipart())
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          'Invalid request parameters: send multipart/form-data with the field file',
+        );
       try {
         // No size limit here: the storage service counts the bytes and answers with SPEC.md's message.
-        const file = await request.file({ limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 } }).catch(() => {
-          throw new ApiError('VALIDATION_ERROR', 'Invalid request parameters: the multipart body is malformed');
-        });
-        if (!file || file.fieldname !== 'file') throw new ApiError('VALIDATION_ERROR', 'Invalid request parameters: send one file, in the field "file"');
+        const file = await request
+          .file({
+            limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },
+          })
+          .catch(() => {
+            throw new ApiError('VALIDATION_ERROR', 'Invalid request parameters: the multipart body is malformed');
+          });
+        if (!file || file.fieldname !== 'file')
+          throw new ApiError('VALIDATION_ERROR', 'Invalid request parameters: send one file, in the field "file"');
         const declared = Number(request.headers['content-length']);
-        return await uploadManualFile(deps, { caller: request.caller, fileName: file.filename, stream: file.file, declaredBytes: Number.isFinite(declared) ? declared : undefined });
+        return await uploadManualFile(deps, {
+          caller: request.caller,
+          fileName: file.filename,
+          stream: file.file,
+          declaredBytes: Number.isFinite(declared) ? declared : undefined,
+        });
       } catch (error) {
         if (!request.raw.complete) reply.header('connection', 'close');
         throw error;
       }
     });
-    typed.post('/api/app/:projectId/manuals', { preValidation: libraryWriter, schema: { body: ZSaveManualBody } }, async (request, reply) => {
-      reply.status(201);
-      return saveManual(deps, { caller: request.caller, ...request.body });
-    });
-    typed.delete('/api/app/:projectId/manuals/uploads', { preValidation: libraryWriter, schema: { body: ZDiscardUploadBody } }, async (request) =>
-      discardUpload(deps, { caller: request.caller, path: request.body.path }),
+    typed.post(
+      '/api/app/:projectId/manuals',
+      { preValidation: libraryWriter, schema: { body: ZSaveManualBody } },
+      async (request, reply) => {
+        reply.status(201);
+        return saveManual(deps, { caller: request.caller, ...request.body });
+      },
     );
-    typed.delete('/api/app/:projectId/manuals/:id', { schema: { params: ZManualParams } }, async (request) => deleteManual(deps, { caller: request.caller, id: request.params.id }));
+    typed.delete(
+      '/api/app/:projectId/manuals/uploads',
+      { preValidation: libraryWriter, schema: { body: ZDiscardUploadBody } },
+      async (request) => discardUpload(deps, { caller: request.caller, path: request.body.path }),
+    );
+    typed.delete('/api/app/:projectId/manuals/:id', { schema: { params: ZManualParams } }, async (request) =>
+      deleteManual(deps, { caller: request.caller, id: request.params.id }),
+    );
   });
 }

@@ -30,7 +30,8 @@ type LibraryWriter = Extract<Caller, { kind: 'user' | 'service' }>;
 
 function requireLibraryWriter(caller: Caller): LibraryWriter {
   requireSignedIn(caller);
-  if (caller.kind === 'user' && !canWriteLibrary(caller.role)) throw new ApiError('FORBIDDEN', 'You do not have permission to upload manuals');
+  if (caller.kind === 'user' && !canWriteLibrary(caller.role))
+    throw new ApiError('FORBIDDEN', 'You do not have permission to upload manuals');
   return caller;
 }
 
@@ -40,7 +41,8 @@ export const authorizeLibraryWrite = (caller: Caller) => void requireLibraryWrit
 // Storage paths allow letters, digits and a little punctuation. The time keeps them unique as a
 // folder, not a prefix: the last segment is the stored file's name, which a download is called
 // (issue 18: no more `1795474699249_gnuplot.pdf`).
-const libraryPath = (fileName: string) => `${LIBRARY_FOLDER}/${Date.now()}/${fileName.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').trim() || 'manual'}`;
+const libraryPath = (fileName: string) =>
+  `${LIBRARY_FOLDER}/${Date.now()}/${fileName.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').trim() || 'manual'}`;
 /** A manual's file type is the media type alone (text/plain, not text/plain; charset=utf-8). */
 const mediaType = (contentType: string) => contentType.split(';')[0]!.trim();
 
@@ -62,7 +64,10 @@ export interface UploadedManualFile {
  * cannot be read is kept, with its metadata from the file name and the reason in `unreadable`.
  * Throws UNAUTHORIZED, FORBIDDEN and the storage upload's errors (VALIDATION_ERROR, PAYLOAD_TOO_LARGE).
  */
-export async function uploadManualFile(deps: ManualsDeps, opts: { caller: Caller; fileName: string; stream: Readable; declaredBytes?: number }): Promise<UploadedManualFile> {
+export async function uploadManualFile(
+  deps: ManualsDeps,
+  opts: { caller: Caller; fileName: string; stream: Readable; declaredBytes?: number },
+): Promise<UploadedManualFile> {
   const caller = requireLibraryWriter(opts.caller);
   const fileName = opts.fileName || 'manual';
   const parts = (async function* () {
@@ -75,7 +80,11 @@ export async function uploadManualFile(deps: ManualsDeps, opts: { caller: Caller
   let pages: PageText[] = [];
   let unreadable: string | undefined;
   try {
-    const document = await deps.extract({ bytes: stored.bytes, fileName: stored.fileName, contentType: stored.contentType });
+    const document = await deps.extract({
+      bytes: stored.bytes,
+      fileName: stored.fileName,
+      contentType: stored.contentType,
+    });
     pages = document.pages;
     // Scanned pages are read by OCR at ingestion, not here: such a file's text is not complete yet.
     if (document.scannedPages.length === 0) await saveFileText(deps.pool, publicUrl, pages);
@@ -86,7 +95,15 @@ export async function uploadManualFile(deps: ManualsDeps, opts: { caller: Caller
   }
   const text = pages.map((page) => page.text).join('\n\n');
   const metadata = await readManualMetadata({ ai: deps.ai, text, fileName, log: deps.log });
-  return { path, fileUrl: publicUrl, fileName, fileSize: stored.size, fileType: mediaType(stored.contentType), metadata, ...(unreadable && { unreadable }) };
+  return {
+    path,
+    fileUrl: publicUrl,
+    fileName,
+    fileSize: stored.size,
+    fileType: mediaType(stored.contentType),
+    metadata,
+    ...(unreadable && { unreadable }),
+  };
 }
 
 export interface SaveManualInput extends Partial<ManualMetadata> {
@@ -122,7 +139,10 @@ export interface SavedManual {
 /** The file the caller uploaded to the library (or any, for an admin or the service key); else NOT_FOUND. */
 async function ownLibraryFile(deps: ManualsDeps, caller: LibraryWriter, path: string) {
   const object = await deps.files.findByPath(path);
-  const mayUse = object && topFolder(object.path) === LIBRARY_FOLDER && (caller.kind === 'service' || caller.role === 'admin' || object.ownerId === caller.userId);
+  const mayUse =
+    object &&
+    topFolder(object.path) === LIBRARY_FOLDER &&
+    (caller.kind === 'service' || caller.role === 'admin' || object.ownerId === caller.userId);
   if (!mayUse) throw new ApiError('NOT_FOUND', 'File not found');
   return object;
 }
@@ -146,8 +166,18 @@ export async function saveManual(deps: ManualsDeps, opts: { caller: Caller } & S
          description, document_type AS "documentType", technology, date_published AS "datePublished", part_number AS "partNumber", uploaded_by AS "uploadedBy",
          processing_status AS "processingStatus", processing_error AS "processingError", page_count AS "pageCount", created_at AS "createdAt", updated_at AS "updatedAt"`,
       [
-        id, opts.versionId, knownValue(opts.title) ?? titleFromFileName(fileName), file.publicUrl, fileName, file.size, mediaType(file.contentType),
-        knownValue(opts.description), knownValue(opts.technology), knownValue(opts.datePublished), knownValue(opts.partNumber), caller.kind === 'user' ? caller.email : null,
+        id,
+        opts.versionId,
+        knownValue(opts.title) ?? titleFromFileName(fileName),
+        file.publicUrl,
+        fileName,
+        file.size,
+        mediaType(file.contentType),
+        knownValue(opts.description),
+        knownValue(opts.technology),
+        knownValue(opts.datePublished),
+        knownValue(opts.partNumber),
+        caller.kind === 'user' ? caller.email : null,
       ],
     );
     const tagIds = [...new Set(opts.tagIds)];
@@ -169,7 +199,10 @@ export const queueManualsInsertedByRest: AfterInsert = async (client, { table, i
  * Removes an uploaded file nobody will save (review cancelled, a failed bulk step) with the
  * text read from it. Throws NOT_FOUND (not the caller's upload), CONFLICT (a manual uses it).
  */
-export async function discardUpload(deps: ManualsDeps, opts: { caller: Caller; path: string }): Promise<{ removed: string[] }> {
+export async function discardUpload(
+  deps: ManualsDeps,
+  opts: { caller: Caller; path: string },
+): Promise<{ removed: string[] }> {
   const caller = requireLibraryWriter(opts.caller);
   const file = await ownLibraryFile(deps, caller, opts.path);
   const { rowCount } = await deps.pool.query('SELECT 1 FROM manuals WHERE file_url = $1', [file.publicUrl]);
@@ -191,7 +224,12 @@ export async function deleteManual(deps: ManualsDeps, opts: { caller: Caller; id
     // The job first, as ingestion locks it before the manual: a manual deleted while its chunks
     // are being written waits for them (then goes with them) instead of deadlocking.
     await client.query('SELECT 1 FROM ingestion_jobs WHERE manual_id = $1 FOR UPDATE', [opts.id]);
-    return (await client.query<{ id: string }>(`DELETE FROM manuals WHERE id = $1 AND ${manualVisibleTo(role)} RETURNING id`, [opts.id])).rows[0];
+    return (
+      await client.query<{ id: string }>(
+        `DELETE FROM manuals WHERE id = $1 AND ${manualVisibleTo(role)} RETURNING id`,
+        [opts.id],
+      )
+    ).rows[0];
   });
   if (!deleted) throw new ApiError('NOT_FOUND', 'Manual not found');
   return deleted;

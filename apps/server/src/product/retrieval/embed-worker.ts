@@ -18,11 +18,15 @@ function serve(port: NonNullable<typeof parentPort>) {
   port.on('message', async ({ id, texts }: EmbedRequest) => {
     try {
       const vectors = (await (await model).embed(texts)).map(normalize);
-      port.postMessage({ id, vectors } satisfies EmbedResponse, vectors.map((v) => v.buffer as ArrayBuffer));
+      port.postMessage(
+        { id, vectors } satisfies EmbedResponse,
+        vectors.map((v) => v.buffer as ArrayBuffer),
+      );
     } catch (error) {
       port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies EmbedResponse);
     }
   });
 }
 
-if (!isMainThread && (workerData as { role?: string } | null)?.role === embedWorkerRole && parentPort) serve(parentPort);
+if (!isMainThread && (workerData as { role?: string } | null)?.role === embedWorkerRole && parentPort)
+  serve(parentPort);

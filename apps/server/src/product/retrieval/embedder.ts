@@ -60,7 +60,10 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
   }
 
   function spawn(): Worker {
-    const w = new Worker(workerUrl, { workerData: { role: embedWorkerRole }, resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb } });
+    const w = new Worker(workerUrl, {
+      workerData: { role: embedWorkerRole },
+      resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb },
+    });
     w.on('message', (message: EmbedResponse) => {
       const job = current;
       if (!job || job.id !== message.id) return;
@@ -90,7 +93,10 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
     clearTimeout(idleTimer);
     worker ??= spawn();
     worker.ref();
-    const timer = setTimeout(() => fail(new Error(`Embedding took longer than ${limits.timeoutMs} ms`)), limits.timeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`Embedding took longer than ${limits.timeoutMs} ms`)),
+      limits.timeoutMs,
+    );
     current = { ...job, timer };
     worker.postMessage({ id: job.id, texts: job.texts } satisfies EmbedRequest);
   }
@@ -123,7 +129,8 @@ export function createEmbedder(limits: EmbedLimits): Embedder {
   const lanes = { question: createLane(limits, true), index: createLane(limits, false) };
   return {
     embed(texts, lane) {
-      if (lane === 'question' && lanes.question.waiting >= maxQuestionsWaiting) return Promise.reject(new Error('Too many questions are waiting to be embedded'));
+      if (lane === 'question' && lanes.question.waiting >= maxQuestionsWaiting)
+        return Promise.reject(new Error('Too many questions are waiting to be embedded'));
       return lanes[lane].run(texts);
     },
     async close() {

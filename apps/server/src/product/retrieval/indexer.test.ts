@@ -16,24 +16,40 @@ const progress: ProductEvents['manual.indexing'][0][] = [];
 
 // Manuals as ingestion left them before embeddings existed: chunks with no heading and no embedding.
 const MANUALS = [
-  { id: 'fridge', title: 'Display fridge service manual', type: 'manual', pages: [
-    'Defrosting. When ice builds up on the evaporator, switch the unit to defrost and wait until the coil is clear.',
-    'Door seal. A torn gasket lets warm air in; the cabinet then runs warm and the compressor never stops.',
-    'Lighting. The LED strip behind the top panel is fed from a 12 V driver.',
-    'Condenser cleaning. Brush the dust off the condenser fins every three months so the unit can shed its heat.',
-    'Temperature probe. A probe reading far from a reference thermometer is replaced, part PR-220.',
-  ] },
-  { id: 'plan', title: 'Cold room system planner', type: 'system_planner', pages: [
-    'Cold room isolation: the fridge circuit breaker QF-12 sits in panel B; lock it out before opening the evaporator housing.',
-  ] },
+  {
+    id: 'fridge',
+    title: 'Display fridge service manual',
+    type: 'manual',
+    pages: [
+      'Defrosting. When ice builds up on the evaporator, switch the unit to defrost and wait until the coil is clear.',
+      'Door seal. A torn gasket lets warm air in; the cabinet then runs warm and the compressor never stops.',
+      'Lighting. The LED strip behind the top panel is fed from a 12 V driver.',
+      'Condenser cleaning. Brush the dust off the condenser fins every three months so the unit can shed its heat.',
+      'Temperature probe. A probe reading far from a reference thermometer is replaced, part PR-220.',
+    ],
+  },
+  {
+    id: 'plan',
+    title: 'Cold room system planner',
+    type: 'system_planner',
+    pages: [
+      'Cold room isolation: the fridge circuit breaker QF-12 sits in panel B; lock it out before opening the evaporator housing.',
+    ],
+  },
 ] as const;
 
 beforeAll(async () => {
   ({ pool } = await createTestDatabase());
   for (const manual of MANUALS) {
-    await pool.query('INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES ($1, $2, $3, $4, $5)', [manual.id, manual.title, `/f/${manual.id}.pdf`, `${manual.id}.pdf`, manual.type]);
+    await pool.query(
+      'INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES ($1, $2, $3, $4, $5)',
+      [manual.id, manual.title, `/f/${manual.id}.pdf`, `${manual.id}.pdf`, manual.type],
+    );
     for (const [i, text] of manual.pages.entries()) {
-      await pool.query('INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)', [`${manual.id}_${i}`, manual.id, text, i, i + 1]);
+      await pool.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`${manual.id}_${i}`, manual.id, text, i, i + 1],
+      );
     }
   }
   const events = createProductEvents();
@@ -43,36 +59,54 @@ beforeAll(async () => {
 
 describe('re-indexing manuals ingested before embeddings', () => {
   it('embeds every chunk once, as unit vectors of 512 float32, and reports each manual up to its total', async () => {
-    const { rows } = await pool.query<{ id: string; embedding: Buffer | null }>('SELECT id, embedding FROM manual_content ORDER BY id');
+    const { rows } = await pool.query<{ id: string; embedding: Buffer | null }>(
+      'SELECT id, embedding FROM manual_content ORDER BY id',
+    );
     expect(rows).toHaveLength(6);
     for (const { embedding } of rows) {
       expect(embedding?.length).toBe(512 * 4);
-      const vector = new Float32Array(embedding!.buffer.slice(embedding!.byteOffset, embedding!.byteOffset + embedding!.byteLength));
+      const vector = new Float32Array(
+        embedding!.buffer.slice(embedding!.byteOffset, embedding!.byteOffset + embedding!.byteLength),
+      );
       expect(Math.hypot(...vector)).toBeCloseTo(1, 3);
     }
     expect(progress.at(-1)).toEqual({ manualId: 'plan', embedded: 1, total: 1 });
-    expect(progress.filter((p) => p.manualId === 'fridge').at(-1)).toEqual({ manualId: 'fridge', embedded: 5, total: 5 });
+    expect(progress.filter((p) => p.manualId === 'fridge').at(-1)).toEqual({
+      manualId: 'fridge',
+      embedded: 5,
+      total: 5,
+    });
     expect(await embedNextBatch({ pool, embedder, events: createProductEvents(), log: () => undefined })).toBe(false);
   });
 
   it('runs in the background: woken, it embeds a newly stored manual and reports its progress to the end', async () => {
     const events = createProductEvents();
-    const done = new Promise<void>((resolve) => events.on('manual.indexing', (p) => p.manualId === 'late' && p.embedded === p.total && resolve()));
+    const done = new Promise<void>((resolve) =>
+      events.on('manual.indexing', (p) => p.manualId === 'late' && p.embedded === p.total && resolve()),
+    );
     const indexer = startIndexer({ pool, embedder, events, log: () => undefined }, { pollMs: 60_000 });
     try {
-      await pool.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ('late', 'Late manual', '/f/late.pdf', 'late.pdf')");
-      await pool.query("INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number, heading) VALUES ('late_0', 'late', 'Replace the fuse F2.', 0, 1, 'Fuses')");
+      await pool.query(
+        "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('late', 'Late manual', '/f/late.pdf', 'late.pdf')",
+      );
+      await pool.query(
+        "INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number, heading) VALUES ('late_0', 'late', 'Replace the fuse F2.', 0, 1, 'Fuses')",
+      );
       indexer.wake();
       await done;
     } finally {
       await indexer.stop();
     }
-    const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM manual_content WHERE manual_id = 'late' AND length(embedding) = 2048");
+    const { rows } = await pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM manual_content WHERE manual_id = 'late' AND length(embedding) = 2048",
+    );
     expect(rows[0]!.n).toBe(1);
   });
 
   it('leaves a chunk marked never to embed alone', async () => {
-    await pool.query("INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number, embedding) VALUES ('fridge_x', 'fridge', 'bench filler', 99, 9, '\\x')");
+    await pool.query(
+      "INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number, embedding) VALUES ('fridge_x', 'fridge', 'bench filler', 99, 9, '\\x')",
+    );
     expect(await embedNextBatch({ pool, embedder, events: createProductEvents(), log: () => undefined })).toBe(false);
     await pool.query("DELETE FROM manual_content WHERE id = 'fridge_x'");
   });
@@ -80,7 +114,10 @@ describe('re-indexing manuals ingested before embeddings', () => {
 
 describe('the semantic stage', () => {
   it('scores each candidate by the cosine of its embedding to the question, higher for the page that means it', async () => {
-    const candidates = await findCandidates({ pool, embedder }, { question: 'the unit is warm and the compressor runs nonstop, cabinet', role: 'viewer' });
+    const candidates = await findCandidates(
+      { pool, embedder },
+      { question: 'the unit is warm and the compressor runs nonstop, cabinet', role: 'viewer' },
+    );
     const byPage = new Map(candidates.map((c) => [c.row.page_number, c.semantic!]));
     expect([...byPage.keys()].sort()).toEqual([1, 2, 4]);
     expect(byPage.get(2)).toBeGreaterThan(byPage.get(4)!);

@@ -38,10 +38,14 @@ export async function embedNextBatch(deps: IndexerDeps): Promise<boolean> {
       [BATCH],
     );
     if (rows.length === 0) return undefined;
-    const vectors = await deps.embedder.embed(rows.map((r) => embeddingInput(r.heading, r.extracted_text)), 'index');
-    await client.query('UPDATE manual_content c SET embedding = v.e FROM unnest($1::text[], $2::bytea[]) v(id, e) WHERE c.id = v.id', [
-      rows.map((r) => r.id), vectors.map(toBytes),
-    ]);
+    const vectors = await deps.embedder.embed(
+      rows.map((r) => embeddingInput(r.heading, r.extracted_text)),
+      'index',
+    );
+    await client.query(
+      'UPDATE manual_content c SET embedding = v.e FROM unnest($1::text[], $2::bytea[]) v(id, e) WHERE c.id = v.id',
+      [rows.map((r) => r.id), vectors.map(toBytes)],
+    );
     return rows[0]!.manual_id;
   });
   if (!done) return false;
@@ -62,13 +66,14 @@ export async function embedNextBatch(deps: IndexerDeps): Promise<boolean> {
 export function startIndexer(deps: IndexerDeps, { pollMs = 5000 } = {}) {
   let running = true;
   let wake: () => void = () => undefined;
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    wake = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-  });
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   const loop = (async () => {
     while (running) {
       try {

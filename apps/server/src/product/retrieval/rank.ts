@@ -36,5 +36,7 @@ export function fuseScores<Row>(candidates: ScoredCandidate<Row>[]): (ScoredCand
 export function decideRelevance(top: Pick<ScoredCandidate<unknown>, 'coverage' | 'semantic'> | undefined): boolean {
   if (!top) return false;
   if (top.coverage >= RELEVANT_COVERAGE) return true;
-  return top.semantic !== undefined && top.semantic >= RELEVANT_SEMANTIC && top.coverage >= RELEVANT_COVERAGE_WITH_SEMANTIC;
+  return (
+    top.semantic !== undefined && top.semantic >= RELEVANT_SEMANTIC && top.coverage >= RELEVANT_COVERAGE_WITH_SEMANTIC
+  );
 }

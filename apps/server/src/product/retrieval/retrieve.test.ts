@@ -8,27 +8,57 @@ import { searchTerms } from './search-terms.js';
 // real manuals repeat on every page. Questions whose answers sit on known pages, asked the way
 // a technician would, including part numbers and error codes.
 const equipment = [
-  'rooftop air conditioner', 'walk-in freezer', 'ice machine', 'gas boiler', 'heat pump', 'centrifugal pump', 'air compressor', 'diesel generator',
-  'chiller', 'cooling tower', 'water heater', 'exhaust fan', 'dishwasher', 'combi oven', 'fryer', 'espresso machine',
-  'forklift charger', 'solar inverter', 'UPS system', 'elevator drive', 'fire pump', 'sump pump', 'pressure washer', 'hydraulic lift',
+  'rooftop air conditioner',
+  'walk-in freezer',
+  'ice machine',
+  'gas boiler',
+  'heat pump',
+  'centrifugal pump',
+  'air compressor',
+  'diesel generator',
+  'chiller',
+  'cooling tower',
+  'water heater',
+  'exhaust fan',
+  'dishwasher',
+  'combi oven',
+  'fryer',
+  'espresso machine',
+  'forklift charger',
+  'solar inverter',
+  'UPS system',
+  'elevator drive',
+  'fire pump',
+  'sump pump',
+  'pressure washer',
+  'hydraulic lift',
 ];
 const subjects = [
-  (e: string, n: number) => `Installation. Mount the ${e} on a level surface with ${n + 10} cm clearance on every side. Connect the supply according to the wiring diagram.`,
-  (e: string, n: number) => `Error code E${(n * 7) % 90 + 10}: the ${e} detected a low refrigerant or low pressure condition. Check the pressure switch, then reset the controller by holding MODE for five seconds.`,
-  (e: string, n: number) => `Error code F${(n * 11) % 90 + 10}: the motor of the ${e} overheated. Let it cool for thirty minutes and clean the air intake before restarting.`,
-  (e: string, n: number) => `Replacement parts. Door gasket part number PN-${4400 + n}-G. Filter cartridge part number PN-${5500 + n}-F. Order spares from your distributor quoting the serial plate.`,
-  (e: string) => `Cleaning. Descale the ${e} every three months with an approved descaler. Rinse twice and run an empty cycle.`,
-  (e: string) => `Noise and vibration. A rattling ${e} usually has a loose mounting bolt or a worn bearing. Tighten the bolts to 25 Nm and listen again.`,
-  (e: string) => `Electrical safety. Measure insulation resistance of the ${e} with a megger; readings below 1 megohm mean the winding is damp or damaged.`,
-  (e: string, n: number) => `Warranty and service intervals. The ${e} carries a ${n % 3 + 2} year warranty when serviced annually by a certified technician.`,
+  (e: string, n: number) =>
+    `Installation. Mount the ${e} on a level surface with ${n + 10} cm clearance on every side. Connect the supply according to the wiring diagram.`,
+  (e: string, n: number) =>
+    `Error code E${((n * 7) % 90) + 10}: the ${e} detected a low refrigerant or low pressure condition. Check the pressure switch, then reset the controller by holding MODE for five seconds.`,
+  (e: string, n: number) =>
+    `Error code F${((n * 11) % 90) + 10}: the motor of the ${e} overheated. Let it cool for thirty minutes and clean the air intake before restarting.`,
+  (e: string, n: number) =>
+    `Replacement parts. Door gasket part number PN-${4400 + n}-G. Filter cartridge part number PN-${5500 + n}-F. Order spares from your distributor quoting the serial plate.`,
+  (e: string) =>
+    `Cleaning. Descale the ${e} every three months with an approved descaler. Rinse twice and run an empty cycle.`,
+  (e: string) =>
+    `Noise and vibration. A rattling ${e} usually has a loose mounting bolt or a worn bearing. Tighten the bolts to 25 Nm and listen again.`,
+  (e: string) =>
+    `Electrical safety. Measure insulation resistance of the ${e} with a megger; readings below 1 megohm mean the winding is damp or damaged.`,
+  (e: string, n: number) =>
+    `Warranty and service intervals. The ${e} carries a ${(n % 3) + 2} year warranty when serviced annually by a certified technician.`,
 ];
-const boilerplate = 'WARNING: disconnect power before servicing. Only qualified personnel may open the cabinet. Keep this manual with the unit.';
+const boilerplate =
+  'WARNING: disconnect power before servicing. Only qualified personnel may open the cabinet. Keep this manual with the unit.';
 
 const questions: { q: string; manual: number; page: number }[] = [];
 equipment.forEach((e, n) => {
-  questions.push({ q: `what does error E${(n * 7) % 90 + 10} mean on the ${e}?`, manual: n, page: 2 });
+  questions.push({ q: `what does error E${((n * 7) % 90) + 10} mean on the ${e}?`, manual: n, page: 2 });
   questions.push({ q: `I need the filter cartridge PN-${5500 + n}-F`, manual: n, page: 4 });
-  questions.push({ q: `${e} shows F${(n * 11) % 90 + 10}, what now?`, manual: n, page: 3 });
+  questions.push({ q: `${e} shows F${((n * 11) % 90) + 10}, what now?`, manual: n, page: 3 });
   if (n % 3 === 0) questions.push({ q: `how often should I descale the ${e}`, manual: n, page: 5 });
   if (n % 4 === 0) questions.push({ q: `the ${e} rattles and vibrates a lot`, manual: n, page: 6 });
 });
@@ -39,11 +69,15 @@ beforeAll(async () => {
   ({ pool } = await createTestDatabase());
   for (const [n, e] of equipment.entries()) {
     const type = n === 23 ? 'system_planner' : 'manual';
-    await pool.query('INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES ($1, $2, $3, $4, $5)', [`m${n}`, `${e} service manual`, `/files/m${n}.pdf`, `m${n}.pdf`, type]);
+    await pool.query(
+      'INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES ($1, $2, $3, $4, $5)',
+      [`m${n}`, `${e} service manual`, `/files/m${n}.pdf`, `m${n}.pdf`, type],
+    );
     for (const [i, subject] of subjects.entries()) {
-      await pool.query('INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)', [
-        `m${n}_${i}`, `m${n}`, `${e.toUpperCase()} MANUAL, page ${i + 1}. ${subject(e, n)} ${boilerplate}`, i, i + 1,
-      ]);
+      await pool.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`m${n}_${i}`, `m${n}`, `${e.toUpperCase()} MANUAL, page ${i + 1}. ${subject(e, n)} ${boilerplate}`, i, i + 1],
+      );
     }
   }
 });
@@ -69,11 +103,17 @@ describe('retrievePassages', () => {
   });
 
   it('never returns a passage or a suggestion of a manual the caller may not read', async () => {
-    const questions = [`what does error E${(23 * 7) % 90 + 10} mean on the hydraulic lift?`, 'hydraulic lift', 'PN-5523-F'];
+    const questions = [
+      `what does error E${((23 * 7) % 90) + 10} mean on the hydraulic lift?`,
+      'hydraulic lift',
+      'PN-5523-F',
+    ];
     for (const question of questions) {
       for (const role of ['viewer', 'manager', null] as const) {
         const { passages, suggestions } = await retrievePassages({ pool }, { question, role, limit: 50 });
-        expect([...passages, ...suggestions].some((p) => p.manualId === 'm23' || /hydraulic/i.test(p.title + p.text))).toBe(false);
+        expect(
+          [...passages, ...suggestions].some((p) => p.manualId === 'm23' || /hydraulic/i.test(p.title + p.text)),
+        ).toBe(false);
       }
       const privileged = await retrievePassages({ pool }, { question, role: 'technician' });
       expect(privileged.passages[0]?.manualId).toBe('m23');
@@ -86,15 +126,22 @@ describe('retrievePassages', () => {
       expect(result.relevant, question).toBe(false);
       expect(result.passages).toEqual([]);
     }
-    const { relevant, suggestions } = await retrievePassages({ pool }, { question: 'how do I tile the floor around the ice machine', role: 'admin' });
+    const { relevant, suggestions } = await retrievePassages(
+      { pool },
+      { question: 'how do I tile the floor around the ice machine', role: 'admin' },
+    );
     expect(relevant).toBe(false);
     expect(suggestions[0]?.manualId).toBe('m2');
   });
 
   it('splits questions into words and identifiers', () => {
-    expect(searchTerms('Pump shows E42 after replacing PN-4471-B, why?')).toMatchObject({ words: ['pump', 'shows', 'after', 'replacing', 'why'], codes: ['e42', 'pn-4471-b'] });
+    expect(searchTerms('Pump shows E42 after replacing PN-4471-B, why?')).toMatchObject({
+      words: ['pump', 'shows', 'after', 'replacing', 'why'],
+      codes: ['e42', 'pn-4471-b'],
+    });
     expect(searchTerms('what does gpio_set_level or setTimeout return')).toEqual({
-      words: ['what', 'does', 'or', 'return'], codes: ['gpio_set_level', 'settimeout'],
+      words: ['what', 'does', 'or', 'return'],
+      codes: ['gpio_set_level', 'settimeout'],
       pairs: ['what does', 'does gpio_set_level', 'gpio_set_level or', 'or settimeout', 'settimeout return'],
     });
   });
@@ -103,7 +150,9 @@ describe('retrievePassages', () => {
 describe('identifiers', () => {
   it('puts the chunk that names a function, register or error code exactly first, above chunks of common words', async () => {
     const { pool: lib } = await createTestDatabase();
-    await lib.query("INSERT INTO manuals (id, title, file_url, file_name) VALUES ('fw', 'Firmware reference', '/f/fw.pdf', 'fw.pdf')");
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('fw', 'Firmware reference', '/f/fw.pdf', 'fw.pdf')",
+    );
     const pages = [
       'Setting a pin level. Call the GPIO driver to set the output level of a pin; the level is 0 or 1. Set the level after configuring the pin as output.',
       'gpio_set_level(gpio_num, level) sets the output level of a pad. Returns ESP_ERR_INVALID_ARG when the pin number is wrong.',
@@ -113,9 +162,13 @@ describe('identifiers', () => {
       'Errors. Each error has a code; the requested resource, partition or pin may be wrong. Check the table of errors.',
     ];
     for (const [i, text] of pages.entries()) {
-      await lib.query('INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)', [`fw_${i}`, 'fw', text, i, i + 1]);
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`fw_${i}`, 'fw', text, i, i + 1],
+      );
     }
-    const first = async (question: string) => (await retrievePassages({ pool: lib }, { question, role: 'viewer' })).passages[0]?.page;
+    const first = async (question: string) =>
+      (await retrievePassages({ pool: lib }, { question, role: 'viewer' })).passages[0]?.page;
     expect(await first('how do I set the level of a pin, gpio_set_level?')).toBe(2);
     expect(await first('what does TIMG_T0CONFIG_REG configure for the timer?')).toBe(3);
     expect(await first('I get error 0x105 when the resource is not found')).toBe(5);

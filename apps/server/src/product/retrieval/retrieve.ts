@@ -69,7 +69,10 @@ const ESTIMATE_FROM_CHUNKS = 50_000;
  * counts come from ANALYZE's most common lexemes and their frequencies (pg_stats): a lexeme not
  * among them is rarer than the rarest listed.
  */
-async function termStatistics(pool: pg.Pool, { words, codes, pairs }: ReturnType<typeof searchTerms>): Promise<{ terms: Term[]; chunks: number; phrases: string[] }> {
+async function termStatistics(
+  pool: pg.Pool,
+  { words, codes, pairs }: ReturnType<typeof searchTerms>,
+): Promise<{ terms: Term[]; chunks: number; phrases: string[] }> {
   const { rows: all } = await pool.query<{ query: string; kind: 'word' | 'code' | 'phrase' }>(
     `SELECT DISTINCT ON (q::text) q::text AS query, kind
      FROM (SELECT plainto_tsquery('english', w) AS q, 'word' AS kind FROM unnest($1::text[]) w
@@ -78,7 +81,9 @@ async function termStatistics(pool: pg.Pool, { words, codes, pairs }: ReturnType
      WHERE q::text <> '' AND (kind <> 'phrase' OR q::text LIKE '%<->%')`,
     [words, codes, pairs],
   );
-  const { rows: [size] } = await pool.query<{ estimate: number; elems: string[] | null; freqs: number[] | null }>(
+  const {
+    rows: [size],
+  } = await pool.query<{ estimate: number; elems: string[] | null; freqs: number[] | null }>(
     `SELECT c.reltuples AS estimate, s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs
      FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'manual_content' AND s.attname = 'search'
      WHERE c.oid = 'manual_content'::regclass`,
@@ -89,14 +94,30 @@ async function termStatistics(pool: pg.Pool, { words, codes, pairs }: ReturnType
     const chunks = size.estimate;
     const frequency = new Map(size.elems.map((lexeme, i) => [lexeme, size.freqs![i]!]));
     const rarest = Math.min(...size.freqs.slice(0, size.elems.length));
-    const count = (query: string) => Math.round(chunks * Math.min(...lexemesOf(query).map((l) => frequency.get(l) ?? rarest / 2)));
-    return { terms: rows.map((row) => ({ query: row.query, rows: Math.max(1, count(row.query)), isCode: row.kind === 'code' })), chunks, phrases };
+    const count = (query: string) =>
+      Math.round(chunks * Math.min(...lexemesOf(query).map((l) => frequency.get(l) ?? rarest / 2)));
+    return {
+      terms: rows.map((row) => ({
+        query: row.query,
+        rows: Math.max(1, count(row.query)),
+        isCode: row.kind === 'code',
+      })),
+      chunks,
+      phrases,
+    };
   }
-  const terms = await Promise.all(rows.map(async (row) => {
-    const { rows: counted } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM (SELECT 1 FROM manual_content WHERE search @@ $1::tsquery LIMIT $2) s', [row.query, COMMON_TERM_ROWS]);
-    return { query: row.query, rows: Number(counted[0]!.n), isCode: row.kind === 'code' };
-  }));
-  const { rows: [exact] } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM manual_content');
+  const terms = await Promise.all(
+    rows.map(async (row) => {
+      const { rows: counted } = await pool.query<{ n: string }>(
+        'SELECT count(*) AS n FROM (SELECT 1 FROM manual_content WHERE search @@ $1::tsquery LIMIT $2) s',
+        [row.query, COMMON_TERM_ROWS],
+      );
+      return { query: row.query, rows: Number(counted[0]!.n), isCode: row.kind === 'code' };
+    }),
+  );
+  const {
+    rows: [exact],
+  } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM manual_content');
   return { terms, chunks: Number(exact!.n), phrases };
 }
 
@@ -135,8 +156,14 @@ export interface CandidateRow {
  * common words), terms in the section heading, and how close together the terms stand; the
  * question's embedding is computed in a worker thread meanwhile.
  */
-export async function findCandidates(deps: RetrievalDeps, opts: { question: string; role: Role | null }): Promise<ScoredCandidate<CandidateRow>[]> {
-  const questionVector = deps.embedder?.embed([opts.question], 'question').then(([v]) => v, () => undefined);
+export async function findCandidates(
+  deps: RetrievalDeps,
+  opts: { question: string; role: Role | null },
+): Promise<ScoredCandidate<CandidateRow>[]> {
+  const questionVector = deps.embedder?.embed([opts.question], 'question').then(
+    ([v]) => v,
+    () => undefined,
+  );
   const { terms, chunks, phrases } = await termStatistics(deps.pool, searchTerms(opts.question));
   // A term in no chunk still counts against a passage's coverage: the library lacks it. Rarity is
   // judged as in a library of at least 1,000 chunks: in one of a few chunks every term it has would
@@ -149,16 +176,22 @@ export async function findCandidates(deps: RetrievalDeps, opts: { question: stri
   const selecting = rare.length > 0 ? rare : found;
   // With no rare term, "any term" would be most of a large library: chunks with two of the three rarest terms instead.
   const rarest = [...found].sort((a, b) => a.rows - b.rows).slice(0, 3);
-  const anyRare = rare.length > 0 || rarest.length < 2
-    ? selecting.map((t) => `(${t.query})`).join(' | ')
-    : rarest.flatMap((a, i) => rarest.slice(i + 1).map((b) => `((${a.query}) & (${b.query}))`)).join(' | ');
+  const anyRare =
+    rare.length > 0 || rarest.length < 2
+      ? selecting.map((t) => `(${t.query})`).join(' | ')
+      : rarest.flatMap((a, i) => rarest.slice(i + 1).map((b) => `((${a.query}) & (${b.query}))`)).join(' | ');
   const everyRare = selecting.length > 1 ? selecting.map((t) => `(${t.query})`).join(' & ') : null;
-  const codeQuery = found.filter((t) => t.isCode).map((t) => `(${t.query})`).join(' | ') || null;
+  const codeQuery =
+    found
+      .filter((t) => t.isCode)
+      .map((t) => `(${t.query})`)
+      .join(' | ') || null;
   const every = found.map((t) => `(${t.query})`).join(' & ');
   const totalWeight = allWeights.reduce((a, b) => a + b, 0);
   const visible = `FROM manual_content c JOIN manuals m ON m.id = c.manual_id WHERE ${manualVisibleTo(opts.role, 'm')}`;
   // `|| ''` detoasts each candidate's search vector once, here, instead of once per term below.
-  const matching = (param: string) => `(SELECT c.id, c.manual_id, c.search || ''::tsvector AS search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $5)`;
+  const matching = (param: string) =>
+    `(SELECT c.id, c.manual_id, c.search || ''::tsvector AS search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $5)`;
   // Scored in two steps: the cheap score over every candidate, then the title bonus (per manual)
   // and the text and embedding only for the best. A term restricted to weight A matches the heading.
   const { rows } = await deps.pool.query<CandidateRow>(
@@ -179,13 +212,28 @@ export async function findCandidates(deps: RetrievalDeps, opts: { question: stri
        ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / $10 + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8)
      SELECT b.*, c.page_number, c.extracted_text, c.heading, c.embedding, m.title, m.file_url
      FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id`,
-    [everyRare, anyRare, codeQuery, every, CANDIDATE_ROWS, found.map((t) => t.query), weights, RERANK_ROWS, phrases, totalWeight, found.map((t) => inHeading(t.query))],
+    [
+      everyRare,
+      anyRare,
+      codeQuery,
+      every,
+      CANDIDATE_ROWS,
+      found.map((t) => t.query),
+      weights,
+      RERANK_ROWS,
+      phrases,
+      totalWeight,
+      found.map((t) => inHeading(t.query)),
+    ],
   );
   const vector = await questionVector;
   return rows.map((row) => ({
     row,
-    lexical: (Number(row.matched) + HEADING_WEIGHT * Number(row.in_heading) + TITLE_WEIGHT * Number(row.in_title)) / totalWeight
-      + PROXIMITY_WEIGHT * Number(row.proximity) + PHRASE_WEIGHT * Number(row.phrases),
+    lexical:
+      (Number(row.matched) + HEADING_WEIGHT * Number(row.in_heading) + TITLE_WEIGHT * Number(row.in_title)) /
+        totalWeight +
+      PROXIMITY_WEIGHT * Number(row.proximity) +
+      PHRASE_WEIGHT * Number(row.phrases),
     coverage: Number(row.matched) / totalWeight,
     semantic: vector && row.embedding?.length ? cosine(vector, row.embedding) : undefined,
   }));
@@ -196,12 +244,23 @@ export async function findCandidates(deps: RetrievalDeps, opts: { question: stri
  * any answers it at all: the lexical candidates (findCandidates) reranked by fusing their
  * full-text score with the similarity of their stored embedding to the question's.
  */
-export async function retrievePassages(deps: RetrievalDeps, opts: { question: string; role: Role | null; limit?: number }): Promise<Retrieval> {
+export async function retrievePassages(
+  deps: RetrievalDeps,
+  opts: { question: string; role: Role | null; limit?: number },
+): Promise<Retrieval> {
   const ranked = fuseScores(await findCandidates(deps, opts));
   const toPassage = ({ row, score }: (typeof ranked)[number]): Passage => ({
-    chunkId: row.id, manualId: row.manual_id, title: row.title, page: row.page_number, fileUrl: row.file_url, text: row.extracted_text, heading: row.heading, score,
+    chunkId: row.id,
+    manualId: row.manual_id,
+    title: row.title,
+    page: row.page_number,
+    fileUrl: row.file_url,
+    text: row.extracted_text,
+    heading: row.heading,
+    score,
   });
-  if (!decideRelevance(ranked[0])) return { passages: [], relevant: false, suggestions: ranked.slice(0, SUGGESTION_LIMIT).map(toPassage) };
+  if (!decideRelevance(ranked[0]))
+    return { passages: [], relevant: false, suggestions: ranked.slice(0, SUGGESTION_LIMIT).map(toPassage) };
   return { passages: ranked.slice(0, opts.limit ?? PASSAGE_LIMIT).map(toPassage), relevant: true, suggestions: [] };
 }
 

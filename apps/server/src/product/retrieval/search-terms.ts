@@ -4,7 +4,10 @@
  * such as gpio_set_level or setTimeout) are matched as typed.
  */
 export function searchTerms(question: string): { words: string[]; codes: string[]; pairs: string[] } {
-  const tokens = question.split(/[^\p{L}\p{N}._/-]+/u).map((t) => t.replace(/^[._/-]+|[._/-]+$/g, '')).filter((t) => t.length > 0 && t.length <= 64);
+  const tokens = question
+    .split(/[^\p{L}\p{N}._/-]+/u)
+    .map((t) => t.replace(/^[._/-]+|[._/-]+$/g, ''))
+    .filter((t) => t.length > 0 && t.length <= 64);
   const isCode = (t: string) => /\d/.test(t) || /_/.test(t) || /\p{Ll}\p{Lu}/u.test(t);
   const unique = [...new Set(tokens.map((t) => (isCode(t) ? t : t.toLowerCase())))].slice(0, 40);
   // Neighbouring words, matched as phrases: "rise time", "make install", "initial conditions".

@@ -15,5 +15,7 @@ export const redisAvailable: boolean = await new Promise((resolve) => {
 });
 if (!redisAvailable) {
   if (process.env.TEST_REDIS_URL) throw new Error(`TEST_REDIS_URL is set but no Redis answers at ${REDIS_URL}`);
-  console.warn(`No Redis at ${REDIS_URL}: the realtime tests on the Redis hub are left out (set TEST_REDIS_URL to run them).`);
+  console.warn(
+    `No Redis at ${REDIS_URL}: the realtime tests on the Redis hub are left out (set TEST_REDIS_URL to run them).`,
+  );
 }

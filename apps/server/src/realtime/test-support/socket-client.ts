@@ -36,6 +36,7 @@ export async function openSocket(baseUrl: string, query: Record<string, string> 
     }
   }
   const send = (type: string, payload: object = {}) => socket.send(JSON.stringify({ type, payload }));
-  const ofType = (type: string, channel?: string) => (f: Frame) => f.type === type && (channel === undefined || f.payload.channel === channel);
+  const ofType = (type: string, channel?: string) => (f: Frame) =>
+    f.type === type && (channel === undefined || f.payload.channel === channel);
   return { socket, frames, next, send, ofType, closed, close: () => socket.close() };
 }

@@ -11,7 +11,13 @@ import type { S3Options } from '../s3.js';
 export async function startS3Peer() {
   const directory = await mkdtemp(join(tmpdir(), 'fieldassist-s3-'));
   const bucket = 'fieldassist-files';
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const uploadsDir = join(directory, bucket, '._S3rver_uploads');
   server.middleware.unshift(async (ctx, next) => {
     const uploadId = ctx.query.uploadId;
@@ -21,7 +27,12 @@ export async function startS3Peer() {
   });
   const { port } = await server.run();
   const options: S3Options = {
-    endpoint: `http://127.0.0.1:${port}`, bucket, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true,
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket,
+    region: 'us-east-1',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
   };
   return {
     options,

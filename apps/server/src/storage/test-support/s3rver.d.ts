@@ -7,7 +7,13 @@ declare module 's3rver' {
     status: number;
   }
   export default class S3rver {
-    constructor(options: { address?: string; port?: number; silent?: boolean; directory: string; configureBuckets?: { name: string }[] });
+    constructor(options: {
+      address?: string;
+      port?: number;
+      silent?: boolean;
+      directory: string;
+      configureBuckets?: { name: string }[];
+    });
     /** Koa's middleware list, composed when the server starts listening. */
     middleware: ((ctx: S3rverContext, next: () => Promise<void>) => unknown)[];
     run(): Promise<{ address: string; port: number }>;

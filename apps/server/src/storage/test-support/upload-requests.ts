@@ -8,16 +8,22 @@ import { signUpUser, type TestUser } from '../../test-support/users.js';
 
 export const MB = 1024 * 1024;
 
-export type FormPart = { name: string; value: string } | { name: string; fileName: string; contentType?: string; bytes: Buffer };
+export type FormPart =
+  { name: string; value: string } | { name: string; fileName: string; contentType?: string; bytes: Buffer };
 
 /** A multipart/form-data body, parts in the given order (as a browser's FormData sends them). */
 export function multipart(parts: FormPart[]) {
   const boundary = `----fieldassist${randomBytes(8).toString('hex')}`;
   const chunks = parts.flatMap((part) => {
-    const header = 'bytes' in part
-      ? `Content-Disposition: form-data; name="${part.name}"; filename="${part.fileName}"\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}`
-      : `Content-Disposition: form-data; name="${part.name}"`;
-    return [Buffer.from(`--${boundary}\r\n${header}\r\n\r\n`), 'bytes' in part ? part.bytes : Buffer.from(part.value), Buffer.from('\r\n')];
+    const header =
+      'bytes' in part
+        ? `Content-Disposition: form-data; name="${part.name}"; filename="${part.fileName}"\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}`
+        : `Content-Disposition: form-data; name="${part.name}"`;
+    return [
+      Buffer.from(`--${boundary}\r\n${header}\r\n\r\n`),
+      'bytes' in part ? part.bytes : Buffer.from(part.value),
+      Buffer.from('\r\n'),
+    ];
   });
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -26,7 +32,10 @@ export function multipart(parts: FormPart[]) {
 /** The form around a file whose bytes are streamed separately: what goes before them and after. */
 export function multipartAround(path: string, fileName: string) {
   const marker = Buffer.from(`@@file-${randomBytes(8).toString('hex')}@@`);
-  const { payload, contentType } = multipart([{ name: 'path', value: path }, { name: 'file', fileName, bytes: marker }]);
+  const { payload, contentType } = multipart([
+    { name: 'path', value: path },
+    { name: 'file', fileName, bytes: marker },
+  ]);
   const at = payload.indexOf(marker);
   return { before: payload.subarray(0, at), after: payload.subarray(at + marker.length), contentType };
 }
@@ -44,7 +53,8 @@ export function openUpload(url: string, headers: Record<string, string | number>
     req.on('error', reject);
   });
   response.catch(() => undefined);
-  const write = (chunk: Buffer) => new Promise<void>((resolve, reject) => req.write(chunk, (error) => (error ? reject(error) : resolve())));
+  const write = (chunk: Buffer) =>
+    new Promise<void>((resolve, reject) => req.write(chunk, (error) => (error ? reject(error) : resolve())));
   return { req, response, write };
 }
 
@@ -102,7 +112,22 @@ try {
  * Uploads a file of `megabytes` MB with Node's fetch from a child process, as FormData
  * (a Content-Length) or as a stream of unknown length; answers what that client saw.
  */
-export async function fetchUploadFromAnotherProcess(opts: { url: string; authorization: string; path: string; megabytes: number; mode: 'form' | 'stream' }) {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', fetchUploadScript, opts.url, opts.authorization, opts.path, String(opts.megabytes), opts.mode]);
+export async function fetchUploadFromAnotherProcess(opts: {
+  url: string;
+  authorization: string;
+  path: string;
+  megabytes: number;
+  mode: 'form' | 'stream';
+}) {
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    '--input-type=module',
+    '-e',
+    fetchUploadScript,
+    opts.url,
+    opts.authorization,
+    opts.path,
+    String(opts.megabytes),
+    opts.mode,
+  ]);
   return JSON.parse(stdout) as { status?: number; body?: Record<string, unknown>; error?: string; cause?: string };
 }

@@ -13,7 +13,11 @@ export interface ToolRun {
  * Runs a command-line tool as `npm run <tool> -- <args>` does (tsx on its source, from the
  * repository root) with `env` over this process's environment; resolves when it has exited.
  */
-export function runToolProcess(tool: 'backup' | 'restore' | 'migrate-data', args: string[], env: Record<string, string>): Promise<ToolRun> {
+export function runToolProcess(
+  tool: 'backup' | 'restore' | 'migrate-data',
+  args: string[],
+  env: Record<string, string>,
+): Promise<ToolRun> {
   const child = spawn(process.execPath, ['--import', 'tsx', `apps/server/src/tools/${tool}.ts`, ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },

@@ -13,7 +13,13 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 /** One job of the list (SPEC.md section 2, My Jobs). */
 export function JobCard({ job, updating, onStatusChange }: JobCardProps) {
   return (
-    <li className="rounded-xl border bg-card p-4 shadow-sm sm:p-5" data-testid="job" data-job-id={job.id} data-status={job.status} data-pending={job.pending ? 'true' : undefined}>
+    <li
+      className="rounded-xl border bg-card p-4 shadow-sm sm:p-5"
+      data-testid="job"
+      data-job-id={job.id}
+      data-status={job.status}
+      data-pending={job.pending ? 'true' : undefined}
+    >
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="flex min-w-0 flex-1 gap-3">
           <JobStatusIcon status={job.status} className="mt-0.5" />

@@ -47,11 +47,25 @@ export function JobForm({ submitting, onSubmit, onCancel }: JobFormProps) {
         <form onSubmit={(event) => void submit(event)} className="grid gap-4" aria-label="Create New Job">
           <div className="grid gap-2">
             <Label htmlFor={`${id}-title`}>Job Title</Label>
-            <Input id={`${id}-title`} value={title} onChange={(e) => setTitle(e.target.value)} placeholder="e.g., AC Unit Repair" required autoFocus />
+            <Input
+              id={`${id}-title`}
+              value={title}
+              onChange={(e) => setTitle(e.target.value)}
+              placeholder="e.g., AC Unit Repair"
+              required
+              autoFocus
+            />
           </div>
           <div className="grid gap-2">
             <Label htmlFor={`${id}-description`}>Description</Label>
-            <Textarea id={`${id}-description`} rows={3} value={description} onChange={(e) => setDescription(e.target.value)} placeholder="What needs to be done?" required />
+            <Textarea
+              id={`${id}-description`}
+              rows={3}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              placeholder="What needs to be done?"
+              required
+            />
           </div>
           <div className="grid gap-2 sm:max-w-xs">
             <Label id={`${id}-priority`}>Priority</Label>

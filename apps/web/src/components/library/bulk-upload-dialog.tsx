@@ -3,7 +3,14 @@ import { toast } from 'sonner';
 
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { Progress } from '@/components/ui/progress';
 import { FAILED, useManualBulkUpload } from '@/hooks/use-manual-bulk-upload';
 import type { ReleaseVersion } from '@/lib/tables';
@@ -50,33 +57,61 @@ export function BulkUploadDialog({ open, onOpenChange, versions }: BulkUploadDia
     }
   };
 
-  const rows = bulk.files.length ? bulk.files : picked.map((file) => ({ name: file.name, progress: 0, error: undefined }));
+  const rows = bulk.files.length
+    ? bulk.files
+    : picked.map((file) => ({ name: file.name, progress: 0, error: undefined }));
   return (
     <Dialog open={open} onOpenChange={close}>
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Bulk Upload Manuals</DialogTitle>
-          <DialogDescription>Files go up one at a time; their details are saved as read, without a review.</DialogDescription>
+          <DialogDescription>
+            Files go up one at a time; their details are saved as read, without a review.
+          </DialogDescription>
         </DialogHeader>
         <form onSubmit={(event) => void submit(event)} className="grid gap-4" noValidate>
           <div className="grid gap-2">
             <span id={`${id}-version`} className="text-sm leading-none font-medium">
               Release Version
             </span>
-            <VersionSelect versions={versions} value={versionId} onChange={setVersionId} labelId={`${id}-version`} placeholder="Select a version" />
+            <VersionSelect
+              versions={versions}
+              value={versionId}
+              onChange={setVersionId}
+              labelId={`${id}-version`}
+              placeholder="Select a version"
+            />
           </div>
-          <FileField key={round} id={`${id}-files`} label="Manual Files" multiple disabled={bulk.running} onPick={(files) => (setPicked(files), bulk.reset())} />
+          <FileField
+            key={round}
+            id={`${id}-files`}
+            label="Manual Files"
+            multiple
+            disabled={bulk.running}
+            onPick={(files) => (setPicked(files), bulk.reset())}
+          />
           {rows.length > 0 && (
             <ul className="grid max-h-64 gap-3 overflow-y-auto" aria-label="Files">
               {rows.map((row, index) => (
-                <li key={`${row.name}-${index}`} data-testid="bulk-file" data-progress={row.progress} className="grid gap-1">
+                <li
+                  key={`${row.name}-${index}`}
+                  data-testid="bulk-file"
+                  data-progress={row.progress}
+                  className="grid gap-1"
+                >
                   <div className="flex items-center justify-between gap-3 text-sm">
                     <span className="min-w-0 truncate">{row.name}</span>
-                    <span className={row.progress === FAILED ? 'font-medium text-destructive' : 'text-muted-foreground'}>
+                    <span
+                      className={row.progress === FAILED ? 'font-medium text-destructive' : 'text-muted-foreground'}
+                    >
                       {row.progress === FAILED ? 'Failed' : `${row.progress}%`}
                     </span>
                   </div>
-                  <Progress value={row.progress === FAILED ? 100 : row.progress} aria-label={`Progress of ${row.name}`} className={row.progress === FAILED ? '[&>div]:bg-destructive' : undefined} />
+                  <Progress
+                    value={row.progress === FAILED ? 100 : row.progress}
+                    aria-label={`Progress of ${row.name}`}
+                    className={row.progress === FAILED ? '[&>div]:bg-destructive' : undefined}
+                  />
                   {row.progress === FAILED && row.error && <p className="text-xs text-destructive">{row.error}</p>}
                 </li>
               ))}

@@ -4,7 +4,13 @@ import { Label } from '@/components/ui/label';
 // SPEC.md section 5: the picker accepts these.
 const ACCEPT = '.pdf,.doc,.docx,.txt';
 
-type FileFieldProps = { id: string; label: string; multiple?: boolean; disabled?: boolean; onPick: (files: File[]) => void };
+type FileFieldProps = {
+  id: string;
+  label: string;
+  multiple?: boolean;
+  disabled?: boolean;
+  onPick: (files: File[]) => void;
+};
 
 /** A labelled file picker for manuals. */
 export function FileField({ id, label, multiple, disabled, onPick }: FileFieldProps) {

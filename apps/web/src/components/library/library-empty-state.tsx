@@ -2,7 +2,10 @@ import { BookOpen } from 'lucide-react';
 
 import { Button } from '@/components/ui/button';
 
-type LibraryEmptyStateProps = { canUpload: boolean; /** Set when the library has manuals but the filters hide them all. */ onClearFilters?: () => void };
+type LibraryEmptyStateProps = {
+  canUpload: boolean;
+  /** Set when the library has manuals but the filters hide them all. */ onClearFilters?: () => void;
+};
 
 /**
  * SPEC.md section 2: 'No manuals found', with a next step that fits the user's role; when
@@ -21,7 +24,9 @@ export function LibraryEmptyState({ canUpload, onClearFilters }: LibraryEmptySta
           </Button>
         </>
       ) : (
-        <p className="text-base text-muted-foreground">{canUpload ? 'Upload your first manual to get started' : 'Check back later for available manuals'}</p>
+        <p className="text-base text-muted-foreground">
+          {canUpload ? 'Upload your first manual to get started' : 'Check back later for available manuals'}
+        </p>
       )}
     </div>
   );

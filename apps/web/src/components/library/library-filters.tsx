@@ -8,13 +8,21 @@ import type { LibraryFilter } from './filter-manuals';
 import { TagChips } from './tag-chips';
 import { VersionSelect } from './version-select';
 
-type LibraryFiltersProps = { filter: LibraryFilter; versions: ReleaseVersion[]; tags: Tag[]; onChange: (filter: LibraryFilter) => void };
+type LibraryFiltersProps = {
+  filter: LibraryFilter;
+  versions: ReleaseVersion[];
+  tags: Tag[];
+  onChange: (filter: LibraryFilter) => void;
+};
 
 /** The search box, the version filter and the tag chips above the cards. */
 export function LibraryFilters({ filter, versions, tags, onChange }: LibraryFiltersProps) {
   const id = useId();
   const toggleTag = (tagId: string) =>
-    onChange({ ...filter, tagIds: filter.tagIds.includes(tagId) ? filter.tagIds.filter((t) => t !== tagId) : [...filter.tagIds, tagId] });
+    onChange({
+      ...filter,
+      tagIds: filter.tagIds.includes(tagId) ? filter.tagIds.filter((t) => t !== tagId) : [...filter.tagIds, tagId],
+    });
 
   return (
     <div className="mb-6 grid gap-3">
@@ -23,7 +31,10 @@ export function LibraryFilters({ filter, versions, tags, onChange }: LibraryFilt
           <label htmlFor={`${id}-search`} className="sr-only">
             Search manuals
           </label>
-          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden="true"
+          />
           <Input
             id={`${id}-search`}
             type="search"

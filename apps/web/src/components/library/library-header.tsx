@@ -6,7 +6,12 @@ import { cn } from '@/lib/utils';
 
 export type LibraryDialog = 'upload' | 'version' | 'tag' | 'roles';
 
-type LibraryHeaderProps = { count: number; canCreate: boolean; isAdmin: boolean; onOpen: (dialog: LibraryDialog) => void };
+type LibraryHeaderProps = {
+  count: number;
+  canCreate: boolean;
+  isAdmin: boolean;
+  onOpen: (dialog: LibraryDialog) => void;
+};
 
 /** 'Manual Library', how many manuals there are, and the buttons the user's role allows. */
 export function LibraryHeader({ count, canCreate, isAdmin, onOpen }: LibraryHeaderProps) {

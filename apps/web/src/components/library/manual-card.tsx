@@ -32,7 +32,11 @@ function Fact({ term, value }: { term: string; value: string | null }) {
 export function ManualCard({ manual, version, tags, canDelete, deleting, onDelete, offline }: ManualCardProps) {
   const processing = manual.processingStatus === 'pending' || manual.processingStatus === 'processing';
   return (
-    <li data-testid="manual" data-status={manual.processingStatus} className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm">
+    <li
+      data-testid="manual"
+      data-status={manual.processingStatus}
+      className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm"
+    >
       <div className="flex items-start justify-between gap-2">
         <h3 className="min-w-0 font-semibold leading-snug break-words">{manual.title}</h3>
         {version && <Badge className="border-primary/30 bg-primary/10 text-primary">{version.versionName}</Badge>}
@@ -48,7 +52,11 @@ export function ManualCard({ manual, version, tags, canDelete, deleting, onDelet
         <ul className="flex flex-wrap gap-1.5" aria-label="Tags">
           {tags.map((tag) => (
             <li key={tag.id}>
-              <Badge style={{ borderColor: tag.color, backgroundColor: `color-mix(in srgb, ${tag.color} 15%, transparent)` }}>{tag.name}</Badge>
+              <Badge
+                style={{ borderColor: tag.color, backgroundColor: `color-mix(in srgb, ${tag.color} 15%, transparent)` }}
+              >
+                {tag.name}
+              </Badge>
             </li>
           ))}
         </ul>
@@ -56,29 +64,47 @@ export function ManualCard({ manual, version, tags, canDelete, deleting, onDelet
       {processing && (
         <p role="status" className="flex items-center gap-2 text-sm text-primary">
           <LoaderCircle className="size-4 animate-spin" aria-hidden="true" />
-          {manual.scanProgress ? `Reading scanned pages: ${manual.scanProgress.read} of ${manual.scanProgress.total}` : 'Processing content...'}
+          {manual.scanProgress
+            ? `Reading scanned pages: ${manual.scanProgress.read} of ${manual.scanProgress.total}`
+            : 'Processing content...'}
         </p>
       )}
       {manual.processingStatus === 'ready' && (manual.ocrPages?.length ?? 0) > 0 && (
         <p className="flex items-center gap-2 text-sm text-muted-foreground">
           <ScanText className="size-4" aria-hidden="true" />
-          Scanned manual: text of {manual.ocrPages!.length} {manual.ocrPages!.length === 1 ? 'page' : 'pages'} read by OCR
+          Scanned manual: text of {manual.ocrPages!.length} {manual.ocrPages!.length === 1 ? 'page' : 'pages'} read by
+          OCR
         </p>
       )}
       {manual.processingStatus === 'failed' && (
-        <p className="flex items-start gap-2 text-sm text-amber-900 dark:text-amber-200" title={manual.processingError ?? undefined}>
+        <p
+          className="flex items-start gap-2 text-sm text-amber-900 dark:text-amber-200"
+          title={manual.processingError ?? undefined}
+        >
           <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           Content could not be extracted; the file can still be downloaded.
         </p>
       )}
       {offline && <SaveOffline title={manual.title} {...offline} />}
       <div className="mt-auto flex gap-2 pt-1">
-        <a href={manual.fileUrl} target="_blank" rel="noopener noreferrer" className={cn(buttonVariants({ variant: 'outline' }), 'flex-1')}>
+        <a
+          href={manual.fileUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={cn(buttonVariants({ variant: 'outline' }), 'flex-1')}
+        >
           <Download aria-hidden="true" />
           Download<span className="sr-only"> {manual.title}</span>
         </a>
         {canDelete && (
-          <Button variant="outline" size="icon" className="text-destructive hover:text-destructive" onClick={onDelete} disabled={deleting} aria-label={`Delete ${manual.title}`}>
+          <Button
+            variant="outline"
+            size="icon"
+            className="text-destructive hover:text-destructive"
+            onClick={onDelete}
+            disabled={deleting}
+            aria-label={`Delete ${manual.title}`}
+          >
             <Trash2 aria-hidden="true" />
           </Button>
         )}

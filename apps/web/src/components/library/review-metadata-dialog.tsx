@@ -1,7 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import type { Tag } from '@/lib/tables';
@@ -29,12 +36,29 @@ const FIELDS = [
 export function ReviewMetadataDialog({ metadata, fileName, tags, onSave, onCancel }: ReviewMetadataDialogProps) {
   return (
     <Dialog open={metadata !== null} onOpenChange={(open) => !open && onCancel()}>
-      <DialogContent>{metadata && <ReviewForm key={fileName} metadata={metadata} fileName={fileName} tags={tags} onSave={onSave} onCancel={onCancel} />}</DialogContent>
+      <DialogContent>
+        {metadata && (
+          <ReviewForm
+            key={fileName}
+            metadata={metadata}
+            fileName={fileName}
+            tags={tags}
+            onSave={onSave}
+            onCancel={onCancel}
+          />
+        )}
+      </DialogContent>
     </Dialog>
   );
 }
 
-function ReviewForm({ metadata, fileName, tags, onSave, onCancel }: Omit<ReviewMetadataDialogProps, 'metadata'> & { metadata: ExtractedMetadata }) {
+function ReviewForm({
+  metadata,
+  fileName,
+  tags,
+  onSave,
+  onCancel,
+}: Omit<ReviewMetadataDialogProps, 'metadata'> & { metadata: ExtractedMetadata }) {
   const id = useId();
   const [fields, setFields] = useState(metadata);
   const [tagIds, setTagIds] = useState<string[]>([]);
@@ -62,13 +86,24 @@ function ReviewForm({ metadata, fileName, tags, onSave, onCancel }: Omit<ReviewM
         {FIELDS.map(([key, label]) => (
           <div key={key} className="grid gap-2">
             <Label htmlFor={`${id}-${key}`}>{label}</Label>
-            <Input id={`${id}-${key}`} value={fields[key]} onChange={(e) => setFields({ ...fields, [key]: e.target.value })} />
+            <Input
+              id={`${id}-${key}`}
+              value={fields[key]}
+              onChange={(e) => setFields({ ...fields, [key]: e.target.value })}
+            />
           </div>
         ))}
         <div className="grid gap-2">
           <span className="text-sm leading-none font-medium">Tags</span>
           {tags.length ? (
-            <TagChips tags={tags} selected={tagIds} label="Tags" onToggle={(tagId) => setTagIds((ids) => (ids.includes(tagId) ? ids.filter((t) => t !== tagId) : [...ids, tagId]))} />
+            <TagChips
+              tags={tags}
+              selected={tagIds}
+              label="Tags"
+              onToggle={(tagId) =>
+                setTagIds((ids) => (ids.includes(tagId) ? ids.filter((t) => t !== tagId) : [...ids, tagId]))
+              }
+            />
           ) : (
             <p className="text-xs text-muted-foreground">No tags yet: create some with New Tag.</p>
           )}

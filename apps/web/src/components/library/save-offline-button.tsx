@@ -4,7 +4,13 @@ import { Button } from '@/components/ui/button';
 
 import { formatFileSize } from './format-file-size';
 
-type SaveOfflineProps = { title: string; savedBytes: number | undefined; busy: boolean; onSave: () => void; onRemove: () => void };
+type SaveOfflineProps = {
+  title: string;
+  savedBytes: number | undefined;
+  busy: boolean;
+  onSave: () => void;
+  onRemove: () => void;
+};
 
 /** A manual card's "Save for offline", or, once saved, the space it takes and Remove. */
 export function SaveOffline({ title, savedBytes, busy, onSave, onRemove }: SaveOfflineProps) {

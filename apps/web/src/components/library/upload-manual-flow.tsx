@@ -64,7 +64,13 @@ export function UploadManualFlow({ open, onClose, versions, tags, watch }: Uploa
         onUploaded={(result) => (setUploaded(result), setStep(null))}
       />
       <BulkUploadDialog open={current === 'bulk'} onOpenChange={(next) => !next && finish()} versions={versions} />
-      <ReviewMetadataDialog metadata={uploaded?.file.metadata ?? null} fileName={uploaded?.file.fileName ?? ''} tags={tags} onSave={save} onCancel={cancelReview} />
+      <ReviewMetadataDialog
+        metadata={uploaded?.file.metadata ?? null}
+        fileName={uploaded?.file.fileName ?? ''}
+        tags={tags}
+        onSave={save}
+        onCancel={cancelReview}
+      />
     </>
   );
 }

@@ -2,11 +2,25 @@ import { Files, FileUp } from 'lucide-react';
 
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 
-type UploadModeDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; onChoose: (mode: 'single' | 'bulk') => void };
+type UploadModeDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onChoose: (mode: 'single' | 'bulk') => void;
+};
 
 const choices = [
-  { mode: 'single', title: 'Single File', text: 'Upload one manual and review the details read from it.', Icon: FileUp },
-  { mode: 'bulk', title: 'Bulk Upload', text: 'Upload several manuals at once; details are saved as read.', Icon: Files },
+  {
+    mode: 'single',
+    title: 'Single File',
+    text: 'Upload one manual and review the details read from it.',
+    Icon: FileUp,
+  },
+  {
+    mode: 'bulk',
+    title: 'Bulk Upload',
+    text: 'Upload several manuals at once; details are saved as read.',
+    Icon: Files,
+  },
 ] as const;
 
 /** 'Upload Manual': choose Single File or Bulk Upload. */

@@ -4,7 +4,14 @@ import { toast } from 'sonner';
 
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { Progress } from '@/components/ui/progress';
 import { errorMessage } from '@/lib/error-message';
 import type { ReleaseVersion } from '@/lib/tables';
@@ -19,7 +26,13 @@ export interface UploadedManual {
 
 type Steps = { upload: (file: File, onProgress: (percent: number) => void) => Promise<UploadedManualFile> };
 
-type UploadSingleDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; versions: ReleaseVersion[]; steps: Steps; onUploaded: (uploaded: UploadedManual) => void };
+type UploadSingleDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  versions: ReleaseVersion[];
+  steps: Steps;
+  onUploaded: (uploaded: UploadedManual) => void;
+};
 
 /** 'Upload Single Manual': a version and a file; Upload sends it with progress, and the server stores it and reads its details. */
 export function UploadSingleDialog({ open, onOpenChange, versions, steps, onUploaded }: UploadSingleDialogProps) {
@@ -60,21 +73,33 @@ export function UploadSingleDialog({ open, onOpenChange, versions, steps, onUplo
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Upload Single Manual</DialogTitle>
-          <DialogDescription>The title, technology, date and part number are read from the file for you to check.</DialogDescription>
+          <DialogDescription>
+            The title, technology, date and part number are read from the file for you to check.
+          </DialogDescription>
         </DialogHeader>
         <form onSubmit={(event) => void submit(event)} className="grid gap-4" noValidate>
           <div className="grid gap-2">
             <span id={`${id}-version`} className="text-sm leading-none font-medium">
               Release Version
             </span>
-            <VersionSelect versions={versions} value={versionId} onChange={setVersionId} labelId={`${id}-version`} placeholder="Select a version" />
-            {versions.length === 0 && <p className="text-xs text-muted-foreground">No versions yet: create one with New Version first.</p>}
+            <VersionSelect
+              versions={versions}
+              value={versionId}
+              onChange={setVersionId}
+              labelId={`${id}-version`}
+              placeholder="Select a version"
+            />
+            {versions.length === 0 && (
+              <p className="text-xs text-muted-foreground">No versions yet: create one with New Version first.</p>
+            )}
           </div>
           <FileField id={`${id}-file`} label="Manual File" disabled={busy} onPick={(files) => setFile(files[0])} />
           {busy && (
             <div className="grid gap-1.5" aria-live="polite">
               <Progress value={reading ? 100 : progress} aria-label="Upload progress" />
-              <p className="text-xs text-muted-foreground">{reading ? 'Reading the cover page…' : `Uploading… ${progress}%`}</p>
+              <p className="text-xs text-muted-foreground">
+                {reading ? 'Reading the cover page…' : `Uploading… ${progress}%`}
+              </p>
             </div>
           )}
           {problem && <Alert>{problem}</Alert>}

@@ -52,10 +52,21 @@ export function UserRolesDialog({ open, onOpenChange, roles, onAssign, onRemove,
           <DialogTitle>User Role Management</DialogTitle>
           <DialogDescription>Admin: full access. Technician: upload and view. Viewer: view only.</DialogDescription>
         </DialogHeader>
-        <form onSubmit={(event) => void submit(event)} className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-end" noValidate>
+        <form
+          onSubmit={(event) => void submit(event)}
+          className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-end"
+          noValidate
+        >
           <div className="grid gap-2 sm:col-span-2">
             <Label htmlFor={`${id}-email`}>Email</Label>
-            <Input id={`${id}-email`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="name@company.com" autoComplete="off" />
+            <Input
+              id={`${id}-email`}
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              placeholder="name@company.com"
+              autoComplete="off"
+            />
           </div>
           <div className="grid min-w-0 gap-2">
             <Label id={`${id}-role`}>Role</Label>
@@ -84,12 +95,22 @@ export function UserRolesDialog({ open, onOpenChange, roles, onAssign, onRemove,
           {roles.length === 0 && <p className="text-sm text-muted-foreground">No roles assigned yet.</p>}
           <ul className="grid max-h-72 gap-2 overflow-y-auto" aria-label="User roles">
             {roles.map((row) => (
-              <li key={row.id} data-testid="user-role" className="flex min-h-12 min-w-0 items-center justify-between gap-3 rounded-md border px-3 py-1.5">
+              <li
+                key={row.id}
+                data-testid="user-role"
+                className="flex min-h-12 min-w-0 items-center justify-between gap-3 rounded-md border px-3 py-1.5"
+              >
                 <span className="min-w-0 truncate text-sm">{row.userId}</span>
                 <span className="flex shrink-0 items-center gap-2">
                   <Badge className="capitalize">{row.role}</Badge>
                   {row.userId.toLowerCase() !== currentEmail.toLowerCase() && (
-                    <Button variant="ghost" size="icon" className="text-destructive" aria-label={`Remove role of ${row.userId}`} onClick={() => onRemove(row)}>
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      className="text-destructive"
+                      aria-label={`Remove role of ${row.userId}`}
+                      onClick={() => onRemove(row)}
+                    >
                       <Trash2 aria-hidden="true" />
                     </Button>
                   )}

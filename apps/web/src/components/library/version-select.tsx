@@ -15,7 +15,15 @@ type VersionSelectProps = {
 };
 
 /** The release versions, newest year first, each as 'name (year)'. */
-export function VersionSelect({ versions, value, onChange, labelId, withAll, placeholder, className }: VersionSelectProps) {
+export function VersionSelect({
+  versions,
+  value,
+  onChange,
+  labelId,
+  withAll,
+  placeholder,
+  className,
+}: VersionSelectProps) {
   return (
     <Select value={value} onValueChange={onChange}>
       <SelectTrigger aria-labelledby={labelId} className={className}>

@@ -4,7 +4,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { withRetries } from './with-retries';
 
 const rateLimited = (retryAfterMs?: number) =>
-  new FieldAssistNetworkError({ message: 'Too many attempts. Please wait a moment and try again.', code: 'RATE_LIMITED', status: 429, retryAfterMs });
+  new FieldAssistNetworkError({
+    message: 'Too many attempts. Please wait a moment and try again.',
+    code: 'RATE_LIMITED',
+    status: 429,
+    retryAfterMs,
+  });
 
 /** A task that fails with each of `failures` in turn, then answers 'done'. */
 function flaky(...failures: Error[]) {
@@ -46,7 +51,9 @@ describe('withRetries', () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(await caught).toMatchObject({ status: 429 });
 
-    const invalid = flaky(new FieldAssistValidationError({ message: 'PDF content is empty', code: 'EMPTY_DOCUMENT', status: 400 }));
+    const invalid = flaky(
+      new FieldAssistValidationError({ message: 'PDF content is empty', code: 'EMPTY_DOCUMENT', status: 400 }),
+    );
     await expect(withRetries(invalid, { retries: 5, baseMs: 10 })).rejects.toMatchObject({ code: 'EMPTY_DOCUMENT' });
     expect(invalid).toHaveBeenCalledTimes(1);
   });

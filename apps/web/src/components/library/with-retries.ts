@@ -16,7 +16,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * the server asked for or `baseMs` doubling each time (SPEC.md section 9). Waiting only
  * when refused replaces the spec's fixed i x 5 s throttle of bulk uploads (issue 8).
  */
-export async function withRetries<T>(task: () => Promise<T>, { retries, baseMs }: { retries: number; baseMs: number }): Promise<T> {
+export async function withRetries<T>(
+  task: () => Promise<T>,
+  { retries, baseMs }: { retries: number; baseMs: number },
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await task();

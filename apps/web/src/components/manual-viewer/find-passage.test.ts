@@ -3,11 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { findPassage, type PassageRange } from './find-passage';
 
 /** The text each range covers, so a test reads as what a technician would see marked. */
-const marked = (pieces: string[], ranges: PassageRange[]) => ranges.map(({ item, start, end }) => pieces[item]!.slice(start, end));
+const marked = (pieces: string[], ranges: PassageRange[]) =>
+  ranges.map(({ item, start, end }) => pieces[item]!.slice(start, end));
 
 describe('findPassage', () => {
   it('finds a quote split across text runs, with other spacing and case', () => {
-    const pieces = ['Page 3: Fault codes', 'Fault E7 means the condenser fan', ' ', 'motor is locked out. Replace', 'the fan capacitor.'];
+    const pieces = [
+      'Page 3: Fault codes',
+      'Fault E7 means the condenser fan',
+      ' ',
+      'motor is locked out. Replace',
+      'the fan capacitor.',
+    ];
     const ranges = findPassage(pieces, 'fault E7 means the condenser fan motor is  locked out.');
     expect(marked(pieces, ranges)).toEqual(['Fault E7 means the condenser fan', 'motor is locked out.']);
     expect(ranges.map((r) => r.item)).toEqual([1, 3]);
@@ -29,7 +36,10 @@ describe('findPassage', () => {
 
   it('marks the sentences of a shortened quote that are on the page, and nothing for one that is not', () => {
     const pieces = ['Reset the controller. Wait five minutes before restarting.', 'Then check the contactor.'];
-    const ranges = findPassage(pieces, 'Reset the controller … Then check the contactor. This sentence is on the next page.');
+    const ranges = findPassage(
+      pieces,
+      'Reset the controller … Then check the contactor. This sentence is on the next page.',
+    );
     expect(marked(pieces, ranges)).toEqual(['Reset the controller', 'Then check the contactor.']);
     expect(findPassage(pieces, 'Nothing like this is written here.')).toEqual([]);
   });

@@ -7,10 +7,12 @@ let loading: Promise<Pdfjs> | undefined;
 
 /** pdf.js, imported on first use; its worker is a file of its own, started by pdf.js. */
 export function loadPdfjs(): Promise<Pdfjs> {
-  loading ??= Promise.all([import('pdfjs-dist'), import('pdfjs-dist/build/pdf.worker.min.mjs?url')]).then(([pdfjs, worker]) => {
-    pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
-    return pdfjs;
-  });
+  loading ??= Promise.all([import('pdfjs-dist'), import('pdfjs-dist/build/pdf.worker.min.mjs?url')]).then(
+    ([pdfjs, worker]) => {
+      pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
+      return pdfjs;
+    },
+  );
   // A failed download (offline) may be tried again.
   loading.catch(() => (loading = undefined));
   return loading;
@@ -29,9 +31,12 @@ export function openPdf(pdfjs: Pdfjs, url: string): PDFDocumentLoadingTask {
 
 /** The technician's words for why a PDF did not open. */
 export function pdfProblem(pdfjs: Pdfjs | undefined, error: unknown): string {
-  if (pdfjs && error instanceof pdfjs.InvalidPDFException) return 'This file is not a readable PDF. Download it to open it in another app.';
+  if (pdfjs && error instanceof pdfjs.InvalidPDFException)
+    return 'This file is not a readable PDF. Download it to open it in another app.';
   // pdf.js 5 does not export PasswordException; its errors carry their class's name.
-  if (error instanceof Error && error.name === 'PasswordException') return 'This PDF is protected by a password. Download it to open it in another app.';
-  if (pdfjs && error instanceof pdfjs.ResponseException && error.status === 404) return "The manual's file could not be found.";
+  if (error instanceof Error && error.name === 'PasswordException')
+    return 'This PDF is protected by a password. Download it to open it in another app.';
+  if (pdfjs && error instanceof pdfjs.ResponseException && error.status === 404)
+    return "The manual's file could not be found.";
   return 'The manual could not be loaded. Check your connection and try again.';
 }

@@ -54,7 +54,11 @@ export function ManualViewer({ target, asPanel, onClose }: ManualViewerProps) {
             <DialogPrimitive.Title className="line-clamp-2 min-w-0 flex-1 text-base leading-snug font-semibold wrap-anywhere">
               {target.title || 'Manual'}
             </DialogPrimitive.Title>
-            <a href={downloadUrlOf(target.fileUrl)} download className={cn(buttonVariants({ variant: 'outline' }), 'h-11 min-w-11 px-3 text-base')}>
+            <a
+              href={downloadUrlOf(target.fileUrl)}
+              download
+              className={cn(buttonVariants({ variant: 'outline' }), 'h-11 min-w-11 px-3 text-base')}
+            >
               <Download aria-hidden="true" className="size-5" />
               <span className="max-sm:sr-only">Download</span>
             </a>

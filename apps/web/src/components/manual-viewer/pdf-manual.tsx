@@ -8,7 +8,10 @@ import type { ManualTarget } from './manual-target';
 import { PdfPages } from './pdf-pages';
 import { ViewerProblem } from './viewer-problem';
 
-type Opened = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; pdfjs: Pdfjs; doc: PDFDocumentProxy };
+type Opened =
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | { status: 'ready'; pdfjs: Pdfjs; doc: PDFDocumentProxy };
 
 /** A PDF manual: loads pdf.js and the document (by byte ranges), then shows the cited page. */
 export function PdfManual({ target }: { target: ManualTarget }) {

@@ -68,7 +68,10 @@ export function PdfPages({ pdfjs, doc, target }: PdfPagesProps) {
       if (mark) {
         const at = mark.getBoundingClientRect();
         const view = box.getBoundingClientRect();
-        box.scrollTo({ left: Math.max(0, at.left - view.left - box.clientWidth / 4), top: Math.max(0, at.top - view.top - box.clientHeight / 3) });
+        box.scrollTo({
+          left: Math.max(0, at.left - view.left - box.clientWidth / 4),
+          top: Math.max(0, at.top - view.top - box.clientHeight / 3),
+        });
       }
     } else if (pinched.current && sheet.current) {
       const { onPage, onScreen } = pinched.current;
@@ -98,8 +101,25 @@ export function PdfPages({ pdfjs, doc, target }: PdfPagesProps) {
     const onKey = (event: KeyboardEvent) => {
       const dialog = scroller.current?.closest('[role="dialog"]');
       const from = event.target as HTMLElement | null;
-      if (!dialog || !from || !dialog.contains(from) || from.closest('input, textarea, select') || event.altKey || event.ctrlKey || event.metaKey) return;
-      const action = { ArrowLeft: () => goTo(page - 1), PageUp: () => goTo(page - 1), ArrowRight: () => goTo(page + 1), PageDown: () => goTo(page + 1), '+': () => zoomBy(ZOOM_STEP), '=': () => zoomBy(ZOOM_STEP), '-': () => zoomBy(1 / ZOOM_STEP) }[event.key];
+      if (
+        !dialog ||
+        !from ||
+        !dialog.contains(from) ||
+        from.closest('input, textarea, select') ||
+        event.altKey ||
+        event.ctrlKey ||
+        event.metaKey
+      )
+        return;
+      const action = {
+        ArrowLeft: () => goTo(page - 1),
+        PageUp: () => goTo(page - 1),
+        ArrowRight: () => goTo(page + 1),
+        PageDown: () => goTo(page + 1),
+        '+': () => zoomBy(ZOOM_STEP),
+        '=': () => zoomBy(ZOOM_STEP),
+        '-': () => zoomBy(1 / ZOOM_STEP),
+      }[event.key];
       if (!action) return;
       event.preventDefault();
       action();
@@ -119,7 +139,11 @@ export function PdfPages({ pdfjs, doc, target }: PdfPagesProps) {
         className="relative min-h-0 flex-1 touch-pan-x touch-pan-y overflow-auto overscroll-contain bg-muted outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
       >
         <div className="w-max min-w-full p-3">
-          <div ref={sheet} data-drawn-page={drawn.status === 'drawn' ? drawn.page : undefined} className="relative mx-auto origin-top-left bg-white shadow-md" />
+          <div
+            ref={sheet}
+            data-drawn-page={drawn.status === 'drawn' ? drawn.page : undefined}
+            className="relative mx-auto origin-top-left bg-white shadow-md"
+          />
         </div>
         {drawn.status === 'drawing' && (
           <div className="absolute inset-0">

@@ -25,7 +25,11 @@ export function TextManual({ target }: { target: ManualTarget }) {
     client.data
       .extractFromUrl(target.fileUrl, { signal: abort.signal })
       .then((text) => setLoaded({ status: 'ready', text }))
-      .catch((error: unknown) => !abort.signal.aborted && setLoaded({ status: 'error', message: errorMessage(error, 'The manual could not be opened.') }));
+      .catch(
+        (error: unknown) =>
+          !abort.signal.aborted &&
+          setLoaded({ status: 'error', message: errorMessage(error, 'The manual could not be opened.') }),
+      );
     return () => abort.abort();
   }, [target.fileUrl, attempt]);
 
@@ -35,7 +39,8 @@ export function TextManual({ target }: { target: ManualTarget }) {
   useLayoutEffect(() => {
     const box = scroller.current;
     const mark = box?.querySelector('mark');
-    if (box && mark) box.scrollTop += mark.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientHeight / 3;
+    if (box && mark)
+      box.scrollTop += mark.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientHeight / 3;
   }, [text, target]);
 
   if (loaded.status === 'loading') return <TabLoading label="Opening the manual…" />;
@@ -50,7 +55,12 @@ export function TextManual({ target }: { target: ManualTarget }) {
   const parts: ReactNode[] = [];
   let at = 0;
   for (const { start, end } of ranges) {
-    parts.push(text.slice(at, start), <mark key={start} className="rounded-sm bg-yellow-300 text-black shadow-[0_0_0_2px_var(--color-yellow-500)]">{text.slice(start, end)}</mark>);
+    parts.push(
+      text.slice(at, start),
+      <mark key={start} className="rounded-sm bg-yellow-300 text-black shadow-[0_0_0_2px_var(--color-yellow-500)]">
+        {text.slice(start, end)}
+      </mark>,
+    );
     at = end;
   }
   parts.push(text.slice(at));
@@ -58,7 +68,13 @@ export function TextManual({ target }: { target: ManualTarget }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       {target.quote && ranges.length === 0 && <PassageNotFound />}
-      <div ref={scroller} role="region" tabIndex={0} aria-label="Manual text" className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-4 py-4 outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset sm:px-6">
+      <div
+        ref={scroller}
+        role="region"
+        tabIndex={0}
+        aria-label="Manual text"
+        className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-4 py-4 outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset sm:px-6"
+      >
         <div className="mx-auto max-w-prose text-base leading-relaxed whitespace-pre-wrap wrap-anywhere">{parts}</div>
       </div>
     </div>

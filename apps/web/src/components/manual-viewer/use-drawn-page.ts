@@ -5,7 +5,8 @@ import type { Pdfjs } from './load-pdf';
 import { markPassage } from './mark-passage';
 import './text-layer.css';
 
-export type DrawnPage = { status: 'drawing' } | { status: 'drawn'; page: number; marks: HTMLElement[] } | { status: 'error' };
+export type DrawnPage =
+  { status: 'drawing' } | { status: 'drawn'; page: number; marks: HTMLElement[] } | { status: 'error' };
 
 // Past about 16 million pixels a canvas fails on phones: a deep zoom is drawn a little softer instead.
 const MAX_CANVAS_PIXELS = 16_000_000;
@@ -44,14 +45,21 @@ export function useDrawnPage({ pdfjs, doc, page, zoom, width, quote }: DrawOptio
       const fit = Math.max(0.1, (width - 2 * PAGE_GUTTER) / pdfPage.getViewport({ scale: 1 }).width);
       const scale = fit * zoom;
       const viewport = pdfPage.getViewport({ scale });
-      const pixelRatio = Math.min(window.devicePixelRatio || 1, Math.sqrt(MAX_CANVAS_PIXELS / (viewport.width * viewport.height)));
+      const pixelRatio = Math.min(
+        window.devicePixelRatio || 1,
+        Math.sqrt(MAX_CANVAS_PIXELS / (viewport.width * viewport.height)),
+      );
       const canvas = document.createElement('canvas');
       canvas.width = Math.floor(viewport.width * pixelRatio);
       canvas.height = Math.floor(viewport.height * pixelRatio);
       canvas.style.cssText = 'display:block;width:100%;height:100%';
       const text = document.createElement('div');
       text.className = 'textLayer';
-      rendering = pdfPage.render({ canvas, viewport, transform: pixelRatio === 1 ? undefined : [pixelRatio, 0, 0, pixelRatio, 0, 0] });
+      rendering = pdfPage.render({
+        canvas,
+        viewport,
+        transform: pixelRatio === 1 ? undefined : [pixelRatio, 0, 0, pixelRatio, 0, 0],
+      });
       textLayer = new pdfjs.TextLayer({ textContentSource: pdfPage.streamTextContent(), container: text, viewport });
       await Promise.all([rendering.promise, textLayer.render()]);
       const target = sheet.current;
@@ -61,7 +69,8 @@ export function useDrawnPage({ pdfjs, doc, page, zoom, width, quote }: DrawOptio
       const marks = quote ? markPassage(textLayer.textDivs, textLayer.textContentItemsStr, quote) : [];
       setDrawn({ status: 'drawn', page, marks });
     })().catch((error: unknown) => {
-      if (cancelled || error instanceof pdfjs.RenderingCancelledException || error instanceof pdfjs.AbortException) return;
+      if (cancelled || error instanceof pdfjs.RenderingCancelledException || error instanceof pdfjs.AbortException)
+        return;
       console.warn('Drawing the page failed', error);
       setDrawn({ status: 'error' });
     });

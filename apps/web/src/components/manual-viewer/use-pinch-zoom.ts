@@ -8,7 +8,11 @@ export type PinchOrigin = { onPage: { x: number; y: number }; onScreen: { x: num
  * when they lift, `onPinch` gets the ratio so the page is drawn again, sharp, at its new size.
  * One finger still scrolls as usual.
  */
-export function usePinchZoom(scroller: RefObject<HTMLElement | null>, sheet: RefObject<HTMLElement | null>, onPinch: (ratio: number, origin: PinchOrigin) => void) {
+export function usePinchZoom(
+  scroller: RefObject<HTMLElement | null>,
+  sheet: RefObject<HTMLElement | null>,
+  onPinch: (ratio: number, origin: PinchOrigin) => void,
+) {
   const latest = useRef(onPinch);
   useEffect(() => {
     latest.current = onPinch;
@@ -19,7 +23,8 @@ export function usePinchZoom(scroller: RefObject<HTMLElement | null>, sheet: Ref
     if (!box) return;
     let start: { distance: number; origin: PinchOrigin } | null = null;
     let ratio = 1;
-    const distance = (touches: TouchList) => Math.hypot(touches[0]!.clientX - touches[1]!.clientX, touches[0]!.clientY - touches[1]!.clientY);
+    const distance = (touches: TouchList) =>
+      Math.hypot(touches[0]!.clientX - touches[1]!.clientX, touches[0]!.clientY - touches[1]!.clientY);
 
     const onStart = (event: TouchEvent) => {
       const page = sheet.current;
@@ -27,7 +32,10 @@ export function usePinchZoom(scroller: RefObject<HTMLElement | null>, sheet: Ref
       const rect = page.getBoundingClientRect();
       const x = (event.touches[0]!.clientX + event.touches[1]!.clientX) / 2;
       const y = (event.touches[0]!.clientY + event.touches[1]!.clientY) / 2;
-      start = { distance: distance(event.touches), origin: { onPage: { x: x - rect.left, y: y - rect.top }, onScreen: { x, y } } };
+      start = {
+        distance: distance(event.touches),
+        origin: { onPage: { x: x - rect.left, y: y - rect.top }, onScreen: { x, y } },
+      };
       ratio = 1;
       page.style.transformOrigin = `${x - rect.left}px ${y - rect.top}px`;
     };

@@ -29,9 +29,22 @@ export function AvatarUpload({ displayName, email, imageUrl, progress, onPick }:
     <div className="flex flex-col items-center gap-4 sm:flex-row sm:items-center">
       <UserAvatar displayName={displayName} email={email} imageUrl={imageUrl} className="size-24 text-2xl" />
       <div className="flex w-full flex-col items-center gap-2 sm:items-start">
-        <input ref={input} type="file" accept="image/*" className="sr-only" tabIndex={-1} aria-hidden="true" onChange={picked} data-testid="avatar-input" />
+        <input
+          ref={input}
+          type="file"
+          accept="image/*"
+          className="sr-only"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={picked}
+          data-testid="avatar-input"
+        />
         <Button type="button" variant="outline" onClick={() => input.current?.click()} disabled={uploading}>
-          {uploading ? <LoaderCircle className="animate-spin motion-reduce:animate-none" aria-hidden="true" /> : <Camera aria-hidden="true" />}
+          {uploading ? (
+            <LoaderCircle className="animate-spin motion-reduce:animate-none" aria-hidden="true" />
+          ) : (
+            <Camera aria-hidden="true" />
+          )}
           {uploading ? 'Uploading…' : 'Change Photo'}
         </Button>
         {uploading ? (

@@ -31,7 +31,8 @@ export function ProfileForm({ saved, saving, onSave }: ProfileFormProps) {
     setFields(saved);
   }
 
-  const set = (key: keyof ProfileFields) => (event: { target: { value: string } }) => setFields((f) => ({ ...f, [key]: event.target.value }));
+  const set = (key: keyof ProfileFields) => (event: { target: { value: string } }) =>
+    setFields((f) => ({ ...f, [key]: event.target.value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -44,25 +45,49 @@ export function ProfileForm({ saved, saving, onSave }: ProfileFormProps) {
     <form onSubmit={(event) => void submit(event)} className="grid gap-4" aria-label="Profile" noValidate>
       <div className="grid gap-2">
         <Label htmlFor={`${id}-name`}>Display Name</Label>
-        <Input id={`${id}-name`} value={fields.displayName} onChange={set('displayName')} autoComplete="name" aria-invalid={problem && !fields.displayName.trim() ? true : undefined} />
+        <Input
+          id={`${id}-name`}
+          value={fields.displayName}
+          onChange={set('displayName')}
+          autoComplete="name"
+          aria-invalid={problem && !fields.displayName.trim() ? true : undefined}
+        />
       </div>
       <div className="grid gap-2">
         <Label htmlFor={`${id}-email`}>Email</Label>
-        <Input id={`${id}-email`} value={fields.email} readOnly aria-describedby={`${id}-email-note`} className="bg-muted" />
+        <Input
+          id={`${id}-email`}
+          value={fields.email}
+          readOnly
+          aria-describedby={`${id}-email-note`}
+          className="bg-muted"
+        />
         <p id={`${id}-email-note`} className="text-xs text-muted-foreground">
           Your email address cannot be changed.
         </p>
       </div>
       <div className="grid gap-2">
         <Label htmlFor={`${id}-phone`}>Phone</Label>
-        <Input id={`${id}-phone`} type="tel" value={fields.phone} onChange={set('phone')} autoComplete="tel" placeholder="+1 555 0100" />
+        <Input
+          id={`${id}-phone`}
+          type="tel"
+          value={fields.phone}
+          onChange={set('phone')}
+          autoComplete="tel"
+          placeholder="+1 555 0100"
+        />
       </div>
       {problem && <Alert>{problem}</Alert>}
       <div className="flex flex-col-reverse gap-2 sm:flex-row">
         <Button type="submit" disabled={saving}>
           {saving ? 'Saving…' : 'Save Changes'}
         </Button>
-        <Button type="button" variant="outline" onClick={() => (setFields(saved), setProblem(undefined))} disabled={saving}>
+        <Button
+          type="button"
+          variant="outline"
+          onClick={() => (setFields(saved), setProblem(undefined))}
+          disabled={saving}
+        >
           Reset
         </Button>
       </div>

@@ -33,7 +33,9 @@ export function ThemeChoiceCard() {
                 onClick={() => setThemeChoice(value)}
                 className={cn(
                   'flex min-h-12 items-center justify-center gap-2 rounded-md border-2 px-2 text-base font-medium outline-none focus-visible:ring-[3px] focus-visible:ring-ring',
-                  checked ? 'border-primary bg-primary text-primary-foreground' : 'border-input bg-background hover:bg-accent',
+                  checked
+                    ? 'border-primary bg-primary text-primary-foreground'
+                    : 'border-input bg-background hover:bg-accent',
                 )}
               >
                 <Icon className="size-5" aria-hidden="true" />

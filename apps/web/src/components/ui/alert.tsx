@@ -15,7 +15,9 @@ export function Alert({ variant = 'error', children, className }: AlertProps) {
       role={variant === 'error' ? 'alert' : 'status'}
       className={cn(
         'flex items-start gap-2.5 rounded-md border px-3 py-2.5 text-sm leading-snug',
-        variant === 'error' ? 'border-destructive/30 bg-destructive/5 text-destructive' : 'border-emerald-600/30 bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100',
+        variant === 'error'
+          ? 'border-destructive/30 bg-destructive/5 text-destructive'
+          : 'border-emerald-600/30 bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100',
         className,
       )}
     >

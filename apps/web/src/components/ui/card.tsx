@@ -4,7 +4,13 @@ import { cn } from '@/lib/utils';
 
 // shadcn/ui's card parts.
 export function Card({ className, ...props }: ComponentProps<'section'>) {
-  return <section data-slot="card" className={cn('rounded-xl border bg-card text-card-foreground shadow-sm', className)} {...props} />;
+  return (
+    <section
+      data-slot="card"
+      className={cn('rounded-xl border bg-card text-card-foreground shadow-sm', className)}
+      {...props}
+    />
+  );
 }
 
 export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
@@ -12,7 +18,13 @@ export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
 }
 
 export function CardTitle({ className, ...props }: ComponentProps<'h2'>) {
-  return <h2 data-slot="card-title" className={cn('text-lg leading-tight font-semibold tracking-tight', className)} {...props} />;
+  return (
+    <h2
+      data-slot="card-title"
+      className={cn('text-lg leading-tight font-semibold tracking-tight', className)}
+      {...props}
+    />
+  );
 }
 
 export function CardDescription({ className, ...props }: ComponentProps<'p'>) {

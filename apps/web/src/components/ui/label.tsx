@@ -3,5 +3,7 @@ import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
 export function Label({ className, ...props }: ComponentProps<'label'>) {
-  return <label data-slot="label" className={cn('text-sm leading-none font-medium select-none', className)} {...props} />;
+  return (
+    <label data-slot="label" className={cn('text-sm leading-none font-medium select-none', className)} {...props} />
+  );
 }

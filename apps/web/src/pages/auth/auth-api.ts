@@ -35,7 +35,9 @@ export interface ProvidersResponse {
 
 /** The SPEC.md section 8 text for a code (the generic text for codes outside the table). */
 function messageForCode(code: string): string {
-  return Object.hasOwn(AUTH_ERROR_MESSAGES, code) ? AUTH_ERROR_MESSAGES[code as keyof typeof AUTH_ERROR_MESSAGES] : GENERIC_AUTH_MESSAGE;
+  return Object.hasOwn(AUTH_ERROR_MESSAGES, code)
+    ? AUTH_ERROR_MESSAGES[code as keyof typeof AUTH_ERROR_MESSAGES]
+    : GENERIC_AUTH_MESSAGE;
 }
 
 async function request<T>(path: string, body?: unknown): Promise<T> {
@@ -51,9 +53,15 @@ async function request<T>(path: string, body?: unknown): Promise<T> {
   }
   const json: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
-    const fields = (typeof json === 'object' && json !== null ? json : {}) as { code?: unknown; error?: unknown; message?: unknown };
+    const fields = (typeof json === 'object' && json !== null ? json : {}) as {
+      code?: unknown;
+      error?: unknown;
+      message?: unknown;
+    };
     const code = typeof fields.code === 'string' ? fields.code : 'NETWORK_ERROR';
-    const text = [fields.error, fields.message].find((value): value is string => typeof value === 'string' && value !== '');
+    const text = [fields.error, fields.message].find(
+      (value): value is string => typeof value === 'string' && value !== '',
+    );
     throw new AuthApiError(code, text ?? messageForCode(code), response.status);
   }
   return json as T;
@@ -62,13 +70,17 @@ async function request<T>(path: string, body?: unknown): Promise<T> {
 type Project = { projectId: string };
 
 export const authApi = {
-  getProviders: ({ projectId }: Project) => request<ProvidersResponse>(`/providers?projectId=${encodeURIComponent(projectId)}`),
+  getProviders: ({ projectId }: Project) =>
+    request<ProvidersResponse>(`/providers?projectId=${encodeURIComponent(projectId)}`),
   signIn: (input: Project & { email: string; password: string }) => request<SessionResponse>('/signin/email', input),
-  signUp: (input: Project & { email: string; password: string; displayName: string }) => request<SessionResponse>('/signup', input),
+  signUp: (input: Project & { email: string; password: string; displayName: string }) =>
+    request<SessionResponse>('/signup', input),
   sendMagicLink: (input: Project & { email: string; redirectUrl?: string }) => request<unknown>('/signin/magic', input),
   verifyMagicLink: (input: Project & { token: string }) => request<SessionResponse>('/signin/magic/verify', input),
-  sendPasswordReset: (input: Project & { email: string; redirectUrl?: string }) => request<unknown>('/password/reset', input),
-  confirmPasswordReset: (input: Project & { token: string; password: string }) => request<unknown>('/password/reset/confirm', input),
+  sendPasswordReset: (input: Project & { email: string; redirectUrl?: string }) =>
+    request<unknown>('/password/reset', input),
+  confirmPasswordReset: (input: Project & { token: string; password: string }) =>
+    request<unknown>('/password/reset/confirm', input),
   verifyEmail: (input: Project & { token: string }) => request<unknown>('/email/verify', input),
   exchangeOAuthCode: (input: { code: string }) => request<SessionResponse>('/oauth/exchange', input),
 };

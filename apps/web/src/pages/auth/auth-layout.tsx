@@ -13,7 +13,9 @@ export function AuthLayout({ children }: { children: ReactNode }) {
         </div>
         {children}
       </main>
-      <footer className="px-5 pb-8 text-center text-sm text-muted-foreground">AI-Powered Assistant for field technicians</footer>
+      <footer className="px-5 pb-8 text-center text-sm text-muted-foreground">
+        AI-Powered Assistant for field technicians
+      </footer>
     </div>
   );
 }
@@ -25,11 +27,16 @@ export function AuthCard({ title, description, children, footer }: AuthCardProps
   const titleId = useId();
   return (
     <>
-      <section aria-labelledby={titleId} className="rounded-xl border bg-card p-5 text-card-foreground shadow-sm sm:p-8">
+      <section
+        aria-labelledby={titleId}
+        className="rounded-xl border bg-card p-5 text-card-foreground shadow-sm sm:p-8"
+      >
         <h1 id={titleId} className="text-2xl font-semibold tracking-tight">
           {title}
         </h1>
-        {description && <p className="mt-2 text-sm leading-relaxed text-muted-foreground sm:text-base">{description}</p>}
+        {description && (
+          <p className="mt-2 text-sm leading-relaxed text-muted-foreground sm:text-base">{description}</p>
+        )}
         {children && <div className="mt-6">{children}</div>}
       </section>
       {footer && <div className="mt-6 text-center text-sm text-muted-foreground">{footer}</div>}

@@ -41,19 +41,23 @@ export function AuthPage() {
   const wantsProvider = Boolean(params.provider && !linkUsed && !['email', 'magic_link'].includes(params.provider));
   const startProvider = wantsProvider && loaded && providers.includes(params.provider!);
   useEffect(() => {
-    if (startProvider && params.provider) window.location.replace(oauthStartUrl(params.provider, window.location.search));
+    if (startProvider && params.provider)
+      window.location.replace(oauthStartUrl(params.provider, window.location.search));
   }, [startProvider, params.provider]);
 
   return <AuthLayout>{renderStep()}</AuthLayout>;
 
   function renderStep() {
-    if (delivery === 'posted') return <SigningIn title="You're signed in" description="You can close this window and return to FieldAssist." />;
+    if (delivery === 'posted')
+      return <SigningIn title="You're signed in" description="You can close this window and return to FieldAssist." />;
     if (delivery === 'redirecting') return <SigningIn />;
-    if (startProvider || (wantsProvider && !loaded)) return <SigningIn title="Redirecting…" description="Taking you to your sign-in provider." />;
+    if (startProvider || (wantsProvider && !loaded))
+      return <SigningIn title="Redirecting…" description="Taking you to your sign-in provider." />;
     if (!linkUsed) {
       const { magicToken, resetToken, verifyToken, oauthCode } = params;
       if (oauthCode) return <OAuthCodeLanding code={oauthCode} onSession={onSession} onNavigate={onNavigate} />;
-      if (magicToken) return <MagicLinkLanding params={params} token={magicToken} onSession={onSession} onNavigate={onNavigate} />;
+      if (magicToken)
+        return <MagicLinkLanding params={params} token={magicToken} onSession={onSession} onNavigate={onNavigate} />;
       if (resetToken) return <ResetPasswordForm params={{ ...params, resetToken }} onNavigate={onNavigate} />;
       if (verifyToken) return <VerifyEmailLanding params={params} token={verifyToken} />;
     }
@@ -66,7 +70,15 @@ export function AuthPage() {
       case 'forgot-password':
         return <ForgotPasswordForm {...step} />;
       default:
-        return <SignInForm {...step} providers={providers} oidcName={oidcName} notice={linkUsed ? undefined : params.oauthError} onSession={onSession} />;
+        return (
+          <SignInForm
+            {...step}
+            providers={providers}
+            oidcName={oidcName}
+            notice={linkUsed ? undefined : params.oauthError}
+            onSession={onSession}
+          />
+        );
     }
   }
 }

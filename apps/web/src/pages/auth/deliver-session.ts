@@ -33,7 +33,10 @@ export function deliverSession(session: SessionResponse, params: AuthParams): De
 }
 
 /** redirect_url with the tokens (and the state the app sent, which it checks) appended, its own query and hash kept. */
-export function returnUrl(session: SessionResponse, { redirectUrl, state }: Pick<AuthParams, 'redirectUrl' | 'state'>): string {
+export function returnUrl(
+  session: SessionResponse,
+  { redirectUrl, state }: Pick<AuthParams, 'redirectUrl' | 'state'>,
+): string {
   const url = new URL(redirectUrl ?? '/', window.location.origin);
   url.searchParams.set('access_token', session.access_token);
   url.searchParams.set('refresh_token', session.refresh_token);

@@ -44,7 +44,13 @@ export function PasswordField({ label, hint, labelAction, ...input }: FieldProps
         {labelAction}
       </div>
       <div className="relative">
-        <Input id={id} type={visible ? 'text' : 'password'} className="pr-11" aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+        <Input
+          id={id}
+          type={visible ? 'text' : 'password'}
+          className="pr-11"
+          aria-describedby={hint ? `${id}-hint` : undefined}
+          {...input}
+        />
         <button
           type="button"
           onClick={() => setVisible((v) => !v)}
@@ -65,7 +71,15 @@ export function PasswordField({ label, hint, labelAction, ...input }: FieldProps
 }
 
 /** The form's main button; while the request runs it says so and cannot be pressed twice. */
-export function SubmitButton({ pending, pendingLabel, children }: { pending: boolean; pendingLabel: string; children: ReactNode }) {
+export function SubmitButton({
+  pending,
+  pendingLabel,
+  children,
+}: {
+  pending: boolean;
+  pendingLabel: string;
+  children: ReactNode;
+}) {
   return (
     <Button type="submit" size="lg" className="w-full" disabled={pending}>
       {pending && <LoaderCircle className="animate-spin motion-reduce:animate-none" aria-hidden="true" />}

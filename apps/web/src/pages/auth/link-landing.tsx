@@ -16,9 +16,20 @@ type Navigate = AuthStepProps['onNavigate'];
  * Landing from an emailed sign-in link. Nothing happens until the button is pressed: mail
  * scanners open every link, and a GET must not use up the one-time token.
  */
-export function MagicLinkLanding({ params, token, onSession, onNavigate }: { params: AuthParams; token: string; onSession: (s: SessionResponse) => void; onNavigate: Navigate }) {
+export function MagicLinkLanding({
+  params,
+  token,
+  onSession,
+  onNavigate,
+}: {
+  params: AuthParams;
+  token: string;
+  onSession: (s: SessionResponse) => void;
+  onNavigate: Navigate;
+}) {
   const { pending, error, run } = useSubmit();
-  const signIn = () => run(async () => onSession(await authApi.verifyMagicLink({ token, projectId: params.projectId })));
+  const signIn = () =>
+    run(async () => onSession(await authApi.verifyMagicLink({ token, projectId: params.projectId })));
   return (
     <AuthCard
       title="Sign in with your email link"
@@ -32,7 +43,11 @@ export function MagicLinkLanding({ params, token, onSession, onNavigate }: { par
       <div className="grid gap-4">
         {error && <Alert>{error}</Alert>}
         <Button size="lg" className="w-full" disabled={pending} autoFocus onClick={() => void signIn()}>
-          {pending ? <LoaderCircle className="animate-spin motion-reduce:animate-none" aria-hidden="true" /> : <LogIn aria-hidden="true" />}
+          {pending ? (
+            <LoaderCircle className="animate-spin motion-reduce:animate-none" aria-hidden="true" />
+          ) : (
+            <LogIn aria-hidden="true" />
+          )}
           {pending ? 'Signing in…' : 'Sign In'}
         </Button>
       </div>
@@ -54,9 +69,7 @@ export function VerifyEmailLanding({ params, token }: { params: AuthParams; toke
     return (
       <AuthCard title="Email verified" description="Thanks! Your email address is confirmed.">
         <Button asChild size="lg" className="w-full">
-          <a href={params.redirectUrl ?? '/'}>
-            Continue to FieldAssist
-          </a>
+          <a href={params.redirectUrl ?? '/'}>Continue to FieldAssist</a>
         </Button>
       </AuthCard>
     );
@@ -66,7 +79,11 @@ export function VerifyEmailLanding({ params, token }: { params: AuthParams; toke
       <div className="grid gap-4">
         {error && <Alert>{error}</Alert>}
         <Button size="lg" className="w-full" disabled={pending} autoFocus onClick={() => void verify()}>
-          {pending ? <LoaderCircle className="animate-spin motion-reduce:animate-none" aria-hidden="true" /> : <MailCheck aria-hidden="true" />}
+          {pending ? (
+            <LoaderCircle className="animate-spin motion-reduce:animate-none" aria-hidden="true" />
+          ) : (
+            <MailCheck aria-hidden="true" />
+          )}
           {pending ? 'Verifying…' : 'Verify Email'}
         </Button>
       </div>
@@ -78,7 +95,15 @@ export function VerifyEmailLanding({ params, token }: { params: AuthParams; toke
 const exchanges = new Map<string, Promise<SessionResponse>>();
 
 /** Back from an OAuth provider with a one-time code: swapped for the session at once. */
-export function OAuthCodeLanding({ code, onSession, onNavigate }: { code: string; onSession: (s: SessionResponse) => void; onNavigate: Navigate }) {
+export function OAuthCodeLanding({
+  code,
+  onSession,
+  onNavigate,
+}: {
+  code: string;
+  onSession: (s: SessionResponse) => void;
+  onNavigate: Navigate;
+}) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let active = true;
@@ -106,7 +131,13 @@ export function OAuthCodeLanding({ code, onSession, onNavigate }: { code: string
 }
 
 /** While the page hands the session over (or a provider's answer is being checked). */
-export function SigningIn({ title = 'Signing you in…', description = 'Taking you to FieldAssist.' }: { title?: string; description?: string }) {
+export function SigningIn({
+  title = 'Signing you in…',
+  description = 'Taking you to FieldAssist.',
+}: {
+  title?: string;
+  description?: string;
+}) {
   return (
     <AuthCard title={title} description={description}>
       <div role="status" className="flex items-center justify-center py-2 text-muted-foreground">

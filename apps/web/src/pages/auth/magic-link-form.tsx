@@ -23,8 +23,8 @@ export function MagicLinkForm({ params, email, onEmailChange, onNavigate }: Auth
   if (sentTo) {
     return (
       <EmailSent onBack={() => onNavigate('sign-in')}>
-        If <strong className="font-medium text-foreground">{sentTo}</strong> can sign in to FieldAssist, a sign-in link is on its way. It works once and
-        expires in 15 minutes.
+        If <strong className="font-medium text-foreground">{sentTo}</strong> can sign in to FieldAssist, a sign-in link
+        is on its way. It works once and expires in 15 minutes.
       </EmailSent>
     );
   }
@@ -42,7 +42,16 @@ export function MagicLinkForm({ params, email, onEmailChange, onNavigate }: Auth
           void submit();
         }}
       >
-        <TextField label="Email" type="email" name="email" autoComplete="email" required autoFocus value={email} onChange={(e) => onEmailChange(e.target.value)} />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          autoFocus
+          value={email}
+          onChange={(e) => onEmailChange(e.target.value)}
+        />
         {error && <Alert>{error}</Alert>}
         <SubmitButton pending={pending} pendingLabel="Sending link…">
           Send Sign-In Link

@@ -31,7 +31,10 @@ export function ProviderButtons({ providers, oidcName }: ProviderButtonsProps) {
 /** The line between the email form and the other ways in. */
 export function OrDivider() {
   return (
-    <div className="my-6 flex items-center gap-3 text-xs font-medium tracking-wide text-muted-foreground uppercase" aria-hidden="true">
+    <div
+      className="my-6 flex items-center gap-3 text-xs font-medium tracking-wide text-muted-foreground uppercase"
+      aria-hidden="true"
+    >
       <span className="h-px flex-1 bg-border" />
       or
       <span className="h-px flex-1 bg-border" />

@@ -25,8 +25,8 @@ export function ForgotPasswordForm({ params, email, onEmailChange, onNavigate }:
   if (sentTo) {
     return (
       <EmailSent onBack={() => onNavigate('sign-in')}>
-        If an account exists for <strong className="font-medium text-foreground">{sentTo}</strong>, we sent a link to reset your password. It expires in
-        one hour.
+        If an account exists for <strong className="font-medium text-foreground">{sentTo}</strong>, we sent a link to
+        reset your password. It expires in one hour.
       </EmailSent>
     );
   }
@@ -44,7 +44,16 @@ export function ForgotPasswordForm({ params, email, onEmailChange, onNavigate }:
           void submit();
         }}
       >
-        <TextField label="Email" type="email" name="email" autoComplete="email" required autoFocus value={email} onChange={(e) => onEmailChange(e.target.value)} />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          autoFocus
+          value={email}
+          onChange={(e) => onEmailChange(e.target.value)}
+        />
         {error && <Alert>{error}</Alert>}
         <SubmitButton pending={pending} pendingLabel="Sending link…">
           Send Reset Link
@@ -70,7 +79,10 @@ export function ResetPasswordForm({ params, onNavigate }: ResetPasswordFormProps
 
   if (done) {
     return (
-      <AuthCard title="Password changed" description="Your new password is set, and any other signed-in devices were signed out.">
+      <AuthCard
+        title="Password changed"
+        description="Your new password is set, and any other signed-in devices were signed out."
+      >
         <Alert variant="success" className="mb-5">
           You can now sign in with your new password.
         </Alert>
@@ -98,7 +110,16 @@ export function ResetPasswordForm({ params, onNavigate }: ResetPasswordFormProps
           void submit();
         }}
       >
-        <PasswordField label="New password" name="new-password" autoComplete="new-password" required autoFocus hint={PASSWORD_HINT} value={password} onChange={(e) => setPassword(e.target.value)} />
+        <PasswordField
+          label="New password"
+          name="new-password"
+          autoComplete="new-password"
+          required
+          autoFocus
+          hint={PASSWORD_HINT}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {error && <Alert>{error}</Alert>}
         <SubmitButton pending={pending} pendingLabel="Saving…">
           Save New Password

@@ -20,14 +20,24 @@ type SignInFormProps = AuthStepProps & {
 };
 
 /** Email and password, then the other ways in: an emailed link and any OAuth providers. */
-export function SignInForm({ params, email, onEmailChange, onNavigate, providers, oidcName, notice, onSession }: SignInFormProps) {
+export function SignInForm({
+  params,
+  email,
+  onEmailChange,
+  onNavigate,
+  providers,
+  oidcName,
+  notice,
+  onSession,
+}: SignInFormProps) {
   const [password, setPassword] = useState('');
   const { pending, error, run } = useSubmit();
   const hasMagicLink = providers.includes('magic_link');
   const hasOAuth = providers.some((provider) => provider !== 'email' && provider !== 'magic_link');
   const shownError = error ?? notice;
 
-  const submit = () => run(async () => onSession(await authApi.signIn({ email, password, projectId: params.projectId })));
+  const submit = () =>
+    run(async () => onSession(await authApi.signIn({ email, password, projectId: params.projectId })));
 
   return (
     <AuthCard
@@ -46,8 +56,24 @@ export function SignInForm({ params, email, onEmailChange, onNavigate, providers
           void submit();
         }}
       >
-        <TextField label="Email" type="email" name="email" autoComplete="email" required autoFocus value={email} onChange={(e) => onEmailChange(e.target.value)} />
-        <PasswordField label="Password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          autoFocus
+          value={email}
+          onChange={(e) => onEmailChange(e.target.value)}
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {shownError && <Alert>{shownError}</Alert>}
         <SubmitButton pending={pending} pendingLabel="Signing in…">
           Sign In

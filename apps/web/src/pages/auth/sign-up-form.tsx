@@ -12,13 +12,23 @@ import { useSubmit } from './use-submit';
 export const PASSWORD_HINT = 'At least 8 characters, mixing letters with numbers or symbols.';
 
 /** Creates an account with a password. The server's WEAK_PASSWORD and invite messages show as they come. */
-export function SignUpForm({ params, email, onEmailChange, onNavigate, onSession }: AuthStepProps & { onSession: (session: SessionResponse) => void }) {
+export function SignUpForm({
+  params,
+  email,
+  onEmailChange,
+  onNavigate,
+  onSession,
+}: AuthStepProps & { onSession: (session: SessionResponse) => void }) {
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
   const { pending, error, run } = useSubmit();
 
   const submit = () =>
-    run(async () => onSession(await authApi.signUp({ displayName: displayName.trim(), email, password, projectId: params.projectId })));
+    run(async () =>
+      onSession(
+        await authApi.signUp({ displayName: displayName.trim(), email, password, projectId: params.projectId }),
+      ),
+    );
 
   return (
     <AuthCard
@@ -37,9 +47,33 @@ export function SignUpForm({ params, email, onEmailChange, onNavigate, onSession
           void submit();
         }}
       >
-        <TextField label="Display name" name="name" autoComplete="name" required autoFocus value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
-        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => onEmailChange(e.target.value)} />
-        <PasswordField label="Password" name="new-password" autoComplete="new-password" required hint={PASSWORD_HINT} value={password} onChange={(e) => setPassword(e.target.value)} />
+        <TextField
+          label="Display name"
+          name="name"
+          autoComplete="name"
+          required
+          autoFocus
+          value={displayName}
+          onChange={(e) => setDisplayName(e.target.value)}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => onEmailChange(e.target.value)}
+        />
+        <PasswordField
+          label="Password"
+          name="new-password"
+          autoComplete="new-password"
+          required
+          hint={PASSWORD_HINT}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {error && <Alert>{error}</Alert>}
         <SubmitButton pending={pending} pendingLabel="Creating account…">
           Create Account

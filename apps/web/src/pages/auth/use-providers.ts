@@ -11,7 +11,13 @@ export function useProviders(projectId: string): ProvidersResponse & { loaded: b
   useEffect(() => {
     let active = true;
     authApi.getProviders({ projectId }).then(
-      (response) => active && setAnswer({ providers: Array.isArray(response.providers) ? response.providers : ALWAYS.providers, oidcName: response.oidcName, loaded: true }),
+      (response) =>
+        active &&
+        setAnswer({
+          providers: Array.isArray(response.providers) ? response.providers : ALWAYS.providers,
+          oidcName: response.oidcName,
+          loaded: true,
+        }),
       () => active && setAnswer({ ...ALWAYS, loaded: true }),
     );
     return () => {

@@ -1,5 +1,14 @@
 import { ImagePlus, Loader2, SendHorizontal } from 'lucide-react';
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/textarea';
@@ -83,14 +92,25 @@ export function ChatComposer({ isLoading, onSend }: ChatComposerProps) {
 
   return (
     <form onSubmit={onSubmit} className="border-t bg-background p-2 sm:p-3">
-      {attachment && <ImagePreview url={attachment.url} name={attachment.file.name} onRemove={clear} disabled={isLoading} />}
+      {attachment && (
+        <ImagePreview url={attachment.url} name={attachment.file.name} onRemove={clear} disabled={isLoading} />
+      )}
       {problem && (
         <p role="alert" className="mb-2 text-sm text-destructive">
           {problem}
         </p>
       )}
       <div className="flex items-end gap-2">
-        <input ref={picker} type="file" accept="image/*" className="hidden" tabIndex={-1} aria-hidden="true" onChange={onPick} data-testid="chat-image-input" />
+        <input
+          ref={picker}
+          type="file"
+          accept="image/*"
+          className="hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={onPick}
+          data-testid="chat-image-input"
+        />
         <Button
           type="button"
           variant="outline"
@@ -119,7 +139,14 @@ export function ChatComposer({ isLoading, onSend }: ChatComposerProps) {
           // One line until typed in: on a phone the long placeholder would otherwise open three.
           className="max-h-32 min-h-12 min-w-0 flex-1 resize-none placeholder:overflow-hidden placeholder:text-ellipsis placeholder:whitespace-nowrap"
         />
-        <Button type="submit" size="icon" className="size-12" aria-label="Send message" title="Send message" disabled={!canSend}>
+        <Button
+          type="submit"
+          size="icon"
+          className="size-12"
+          aria-label="Send message"
+          title="Send message"
+          disabled={!canSend}
+        >
           {isLoading ? <Loader2 className="size-5 animate-spin" /> : <SendHorizontal className="size-5" />}
         </Button>
       </div>

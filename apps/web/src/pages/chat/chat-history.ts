@@ -22,7 +22,10 @@ function parseJson(text: string): Record<string, unknown> | undefined {
 
 function sourcesOf(value: unknown): ChatSource[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((s): s is ChatSource => typeof s === 'object' && s !== null && typeof s.manualId === 'string' && typeof s.fileUrl === 'string');
+  return value.filter(
+    (s): s is ChatSource =>
+      typeof s === 'object' && s !== null && typeof s.manualId === 'string' && typeof s.fileUrl === 'string',
+  );
 }
 
 /**
@@ -38,7 +41,21 @@ export function messagesFromRow(row: ChatMessageRow): ChatMessage[] {
   const imageUrl = message && typeof message.imageUrl === 'string' ? message.imageUrl : undefined;
   const photo = imageUrl ? photoOf(response?.photo) : undefined;
   return [
-    { id: `${timestamp}-${row.id}-user`, role: 'user', content: question, imageUrl, ...(photo && { photo }), timestamp },
-    { id: `${timestamp}-${row.id}-assistant`, role: 'assistant', content: answer, sources: sourcesOf(response?.sources), status: 'done', timestamp },
+    {
+      id: `${timestamp}-${row.id}-user`,
+      role: 'user',
+      content: question,
+      imageUrl,
+      ...(photo && { photo }),
+      timestamp,
+    },
+    {
+      id: `${timestamp}-${row.id}-assistant`,
+      role: 'assistant',
+      content: answer,
+      sources: sourcesOf(response?.sources),
+      status: 'done',
+      timestamp,
+    },
   ];
 }

@@ -26,7 +26,15 @@ function isOwnOrigin(src: unknown): src is string {
 function OwnOriginImage({ src, alt }: ComponentProps<'img'>) {
   const [failed, setFailed] = useState(false);
   if (!isOwnOrigin(src) || failed) return alt ? <span className="text-muted-foreground italic">[{alt}]</span> : null;
-  return <img src={src} alt={alt ?? ''} loading="lazy" onError={() => setFailed(true)} className="my-2 max-h-80 max-w-full rounded-md border" />;
+  return (
+    <img
+      src={src}
+      alt={alt ?? ''}
+      loading="lazy"
+      onError={() => setFailed(true)}
+      className="my-2 max-h-80 max-w-full rounded-md border"
+    />
+  );
 }
 
 const Sources = createContext<ChatSource[]>([]);
@@ -97,7 +105,13 @@ const prose = [
  * dropped and the rest passes rehype-sanitize's GitHub schema, so no script, event handler or
  * javascript: link survives.
  */
-export const ChatMarkdown = memo(function ChatMarkdown({ content, sources = [] }: { content: string; sources?: ChatSource[] }) {
+export const ChatMarkdown = memo(function ChatMarkdown({
+  content,
+  sources = [],
+}: {
+  content: string;
+  sources?: ChatSource[];
+}) {
   const remarkPlugins = useMemo(() => [remarkGfm, remarkCitations(sources.length)], [sources.length]);
   return (
     <Sources.Provider value={sources}>

@@ -18,16 +18,18 @@ export function ChatPage({ user }: { user: AuthUser }) {
   return (
     <ManualViewerProvider>
       <div className="flex h-[calc(100vh-8rem-var(--status-banner-height,0px))] min-h-80 flex-col overflow-hidden rounded-xl border bg-card shadow-xs supports-[height:100dvh]:h-[calc(100dvh-8rem-var(--status-banner-height,0px))]">
-      <h1 tabIndex={-1} className="sr-only">
-        AI Assistant
-      </h1>
+        <h1 tabIndex={-1} className="sr-only">
+          AI Assistant
+        </h1>
         <MessageList
           messages={messages}
           busy={isLoading}
-          onAskAgain={(message, photoText) => message.imageUrl && askAgain({ question: message.content, imageUrl: message.imageUrl, photoText })}
+          onAskAgain={(message, photoText) =>
+            message.imageUrl && askAgain({ question: message.content, imageUrl: message.imageUrl, photoText })
+          }
         />
         <QueuedNotice count={queuedCount} />
-      <ChatComposer isLoading={isLoading} onSend={send} />
+        <ChatComposer isLoading={isLoading} onSend={send} />
       </div>
     </ManualViewerProvider>
   );

@@ -4,7 +4,10 @@ import { MessageSquareText } from 'lucide-react';
 export function EmptyChat() {
   return (
     <div className="flex h-full flex-col items-center justify-center px-4 py-8 text-center">
-      <span aria-hidden="true" className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
+      <span
+        aria-hidden="true"
+        className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary"
+      >
         <MessageSquareText className="size-6" />
       </span>
       <h2 className="mt-4 text-lg font-semibold">Ask me anything!</h2>

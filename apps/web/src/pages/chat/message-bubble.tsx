@@ -8,7 +8,15 @@ import { MessageSources } from './message-sources';
 import { PhotoReading } from './photo-reading';
 
 /** One message: the technician's on the right, the assistant's on the left with its sources. */
-export function MessageBubble({ message, busy = false, onAskAgain }: { message: ChatMessage; busy?: boolean; onAskAgain?: (photoText: string) => void }) {
+export function MessageBubble({
+  message,
+  busy = false,
+  onAskAgain,
+}: {
+  message: ChatMessage;
+  busy?: boolean;
+  onAskAgain?: (photoText: string) => void;
+}) {
   const mine = message.role === 'user';
   const pending = message.status === 'waiting' || message.status === 'streaming';
   return (
@@ -33,16 +41,24 @@ export function MessageBubble({ message, busy = false, onAskAgain }: { message: 
         className={cn(
           'min-w-0 rounded-2xl px-3.5 py-2.5 sm:max-w-[75%] sm:px-4 sm:py-3',
           mine ? 'max-w-[85%]' : 'max-w-full flex-1 sm:flex-none',
-          mine ? 'rounded-tr-sm bg-primary text-primary-foreground' : 'rounded-tl-sm border bg-card text-card-foreground shadow-xs',
+          mine
+            ? 'rounded-tr-sm bg-primary text-primary-foreground'
+            : 'rounded-tl-sm border bg-card text-card-foreground shadow-xs',
           message.status === 'error' && 'border-destructive/40 bg-destructive/5',
         )}
       >
         {message.imageUrl && (
-          <img src={message.imageUrl} alt="Attached photo" className="mb-2 max-h-60 w-auto max-w-full rounded-lg object-contain" />
+          <img
+            src={message.imageUrl}
+            alt="Attached photo"
+            className="mb-2 max-h-60 w-auto max-w-full rounded-lg object-contain"
+          />
         )}
         {mine && message.photo && <PhotoReading photo={message.photo} disabled={busy} onAskAgain={onAskAgain} />}
         {mine ? (
-          message.content && <p className="text-base leading-relaxed whitespace-pre-wrap wrap-anywhere">{message.content}</p>
+          message.content && (
+            <p className="text-base leading-relaxed whitespace-pre-wrap wrap-anywhere">{message.content}</p>
+          )
         ) : message.status === 'waiting' ? (
           <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
             <Loader2 aria-hidden="true" className="size-4 animate-spin" />

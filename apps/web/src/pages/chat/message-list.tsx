@@ -5,7 +5,15 @@ import { EmptyChat } from './empty-chat';
 import { MessageBubble } from './message-bubble';
 
 /** The scrolling conversation; glides to the newest message whenever one arrives or grows. */
-export function MessageList({ messages, busy = false, onAskAgain }: { messages: ChatMessage[]; busy?: boolean; onAskAgain?: (message: ChatMessage, photoText: string) => void }) {
+export function MessageList({
+  messages,
+  busy = false,
+  onAskAgain,
+}: {
+  messages: ChatMessage[];
+  busy?: boolean;
+  onAskAgain?: (message: ChatMessage, photoText: string) => void;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
 
   useEffect(() => {

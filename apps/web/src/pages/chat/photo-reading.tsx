@@ -9,7 +9,15 @@ import { Textarea } from '@/components/ui/textarea';
  * Under a photo: the text the server read from it, and a way to correct that text and ask
  * again (OCR misreads a worn nameplate; the technician can read it off the unit).
  */
-export function PhotoReading({ photo, disabled, onAskAgain }: { photo: ChatPhoto; disabled: boolean; onAskAgain?: (photoText: string) => void }) {
+export function PhotoReading({
+  photo,
+  disabled,
+  onAskAgain,
+}: {
+  photo: ChatPhoto;
+  disabled: boolean;
+  onAskAgain?: (photoText: string) => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(photo.text);
   const fieldId = useId();
@@ -39,10 +47,21 @@ export function PhotoReading({ photo, disabled, onAskAgain }: { photo: ChatPhoto
             autoFocus
           />
           <div className="mt-2 flex flex-wrap gap-2">
-            <Button type="button" variant="secondary" className="h-11 px-4" disabled={disabled || !draft.trim()} onClick={ask}>
+            <Button
+              type="button"
+              variant="secondary"
+              className="h-11 px-4"
+              disabled={disabled || !draft.trim()}
+              onClick={ask}
+            >
               Ask again
             </Button>
-            <Button type="button" variant="ghost" className="h-11 px-4 hover:bg-primary-foreground/15 hover:text-primary-foreground" onClick={() => setEditing(false)}>
+            <Button
+              type="button"
+              variant="ghost"
+              className="h-11 px-4 hover:bg-primary-foreground/15 hover:text-primary-foreground"
+              onClick={() => setEditing(false)}
+            >
               Cancel
             </Button>
           </div>

@@ -16,7 +16,8 @@ function split(text: string, count: number): Node[] {
     const numbers = match[1]!.split(',').map((n) => Number(n.trim()));
     if (!numbers.every((n) => n >= 1 && n <= count)) continue;
     if (match.index > last) nodes.push({ type: 'text', value: text.slice(last, match.index) });
-    for (const n of numbers) nodes.push({ type: 'link', url: citationHref(n), children: [{ type: 'text', value: String(n) }] });
+    for (const n of numbers)
+      nodes.push({ type: 'link', url: citationHref(n), children: [{ type: 'text', value: String(n) }] });
     last = match.index + match[0].length;
   }
   if (last === 0) return [{ type: 'text', value: text }];
@@ -26,7 +27,9 @@ function split(text: string, count: number): Node[] {
 
 function visit(node: Node, count: number) {
   if (!node.children || node.type === 'link' || node.type === 'linkReference') return;
-  node.children = node.children.flatMap((child) => (child.type === 'text' && child.value ? split(child.value, count) : (visit(child, count), [child])));
+  node.children = node.children.flatMap((child) =>
+    child.type === 'text' && child.value ? split(child.value, count) : (visit(child, count), [child]),
+  );
 }
 
 /** The plugin for an answer with `count` sources. */

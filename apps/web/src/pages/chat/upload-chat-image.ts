@@ -8,6 +8,8 @@ function extensionOf(file: File): string {
 
 /** Stores the photo under chat-images/{timestamp}.{extension} (SPEC.md section 7) and returns its public URL. */
 export async function uploadChatImage(file: File): Promise<string> {
-  const { publicUrl } = await client.storage.upload(file, `chat-images/${Date.now()}.${extensionOf(file)}`, { upsert: true });
+  const { publicUrl } = await client.storage.upload(file, `chat-images/${Date.now()}.${extensionOf(file)}`, {
+    upsert: true,
+  });
   return publicUrl;
 }

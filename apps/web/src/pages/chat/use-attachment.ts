@@ -17,10 +17,13 @@ export function useAttachment() {
   }, []);
   const clear = useCallback(() => replace(null), [replace]);
 
-  useEffect(() => () => {
-    if (latest.current) URL.revokeObjectURL(latest.current.url);
-    latest.current = null;
-  }, []);
+  useEffect(
+    () => () => {
+      if (latest.current) URL.revokeObjectURL(latest.current.url);
+      latest.current = null;
+    },
+    [],
+  );
 
   return { attachment, attach: replace, clear };
 }

@@ -5,7 +5,14 @@ import { toast } from 'sonner';
 import { client } from '@/lib/client';
 import { errorMessage } from '@/lib/error-message';
 import { isNetworkError } from '@/offline/network-error';
-import { enqueue, pendingChanges, readSnapshot, removeChange, saveSnapshot, type OutboxEntry } from '@/offline/offline-db';
+import {
+  enqueue,
+  pendingChanges,
+  readSnapshot,
+  removeChange,
+  saveSnapshot,
+  type OutboxEntry,
+} from '@/offline/offline-db';
 
 import { messagesFromRow, type ChatMessageRow } from './chat-history';
 import type { ChatMessage } from './chat-message';
@@ -32,7 +39,12 @@ async function loadHistory(userId: string): Promise<ChatMessage[]> {
 
 type QueuedQuestion = Extract<OutboxEntry, { kind: 'chat.ask' }>;
 const queuedId = (question: { askedAt: number }) => `${question.askedAt}-queued-user`;
-const queuedMessage = (question: { question: string; askedAt: number }): ChatMessage => ({ id: queuedId(question), role: 'user', content: question.question, timestamp: question.askedAt });
+const queuedMessage = (question: { question: string; askedAt: number }): ChatMessage => ({
+  id: queuedId(question),
+  role: 'user',
+  content: question.question,
+  timestamp: question.askedAt,
+});
 
 /**
  * The chat of one user (SPEC.md sections 2, 4 'Chat send' and 8 'Chat'): their history,
@@ -80,50 +92,62 @@ export function useChat(userId: string) {
   // The finished conversation is kept on the device, to read with no network.
   useEffect(() => {
     if (!historyLoaded || isLoading) return;
-    const finished = messages.filter((m) => !m.id.endsWith('-queued-user') && m.status !== 'waiting' && m.status !== 'streaming');
-    void saveSnapshot(snapshotKey(userId), finished).catch((error: unknown) => console.warn('Keeping the chat on the device failed', error));
+    const finished = messages.filter(
+      (m) => !m.id.endsWith('-queued-user') && m.status !== 'waiting' && m.status !== 'streaming',
+    );
+    void saveSnapshot(snapshotKey(userId), finished).catch((error: unknown) =>
+      console.warn('Keeping the chat on the device failed', error),
+    );
   }, [historyLoaded, isLoading, messages, userId]);
 
   /** Streams the answer into its placeholder; 'offline' when the question never reached the server. */
-  const streamAnswer = useCallback(async (answerId: string, question: string, imageUrl: string | undefined, photoText?: string): Promise<'done' | 'failed' | 'offline'> => {
-    const questionId = answerId.replace(/-assistant$/, '-user');
-    const controller = new AbortController();
-    stream.current = controller;
-    const update = (change: (message: ChatMessage) => Partial<ChatMessage>) =>
-      setMessages((shown) => shown.map((m) => (m.id === answerId ? { ...m, ...change(m) } : m)));
-    try {
-      await ensureSignedIn();
-      await client.ai.chat(
-        { question, imageUrl, ...(photoText !== undefined && { photoText }) },
-        {
-          signal: controller.signal,
-          // What was read from the photo is shown under it, on the question's bubble.
-          onPhoto: (photo) => setMessages((shown) => shown.map((m) => (m.id === questionId ? { ...m, photo } : m))),
-          onSources: (sources) => update(() => ({ sources })),
-          onChunk: (delta) => update((m) => ({ content: m.content + delta, status: 'streaming' })),
-        },
-      );
-      update(() => ({ status: 'done' }));
-      return 'done';
-    } catch (error) {
-      if (controller.signal.aborted) return 'failed';
-      console.error('Chat request failed', error);
-      update(() => ({
-        status: 'error',
-        sources: [],
-        content: isNetworkError(error)
-          ? '❌ No network: the question did not reach the server. Ask again when you are back online.'
-          : `❌ Error: ${errorMessage(error, 'Unknown error occurred')}\n\nPlease check the browser console for more details.`,
-      }));
-      return isNetworkError(error) ? 'offline' : 'failed';
-    } finally {
-      // An aborted stream belonged to a user (or a screen) that is gone: leave the new state alone.
-      if (!controller.signal.aborted) {
-        busy.current = false;
-        setIsLoading(false);
+  const streamAnswer = useCallback(
+    async (
+      answerId: string,
+      question: string,
+      imageUrl: string | undefined,
+      photoText?: string,
+    ): Promise<'done' | 'failed' | 'offline'> => {
+      const questionId = answerId.replace(/-assistant$/, '-user');
+      const controller = new AbortController();
+      stream.current = controller;
+      const update = (change: (message: ChatMessage) => Partial<ChatMessage>) =>
+        setMessages((shown) => shown.map((m) => (m.id === answerId ? { ...m, ...change(m) } : m)));
+      try {
+        await ensureSignedIn();
+        await client.ai.chat(
+          { question, imageUrl, ...(photoText !== undefined && { photoText }) },
+          {
+            signal: controller.signal,
+            // What was read from the photo is shown under it, on the question's bubble.
+            onPhoto: (photo) => setMessages((shown) => shown.map((m) => (m.id === questionId ? { ...m, photo } : m))),
+            onSources: (sources) => update(() => ({ sources })),
+            onChunk: (delta) => update((m) => ({ content: m.content + delta, status: 'streaming' })),
+          },
+        );
+        update(() => ({ status: 'done' }));
+        return 'done';
+      } catch (error) {
+        if (controller.signal.aborted) return 'failed';
+        console.error('Chat request failed', error);
+        update(() => ({
+          status: 'error',
+          sources: [],
+          content: isNetworkError(error)
+            ? '❌ No network: the question did not reach the server. Ask again when you are back online.'
+            : `❌ Error: ${errorMessage(error, 'Unknown error occurred')}\n\nPlease check the browser console for more details.`,
+        }));
+        return isNetworkError(error) ? 'offline' : 'failed';
+      } finally {
+        // An aborted stream belonged to a user (or a screen) that is gone: leave the new state alone.
+        if (!controller.signal.aborted) {
+          busy.current = false;
+          setIsLoading(false);
+        }
       }
-    }
-  }, []);
+    },
+    [],
+  );
 
   // Questions asked offline are asked, oldest first, as soon as there is a network; each answer
   // goes under its question. One tab at a time, so a question is never asked twice.
@@ -140,8 +164,16 @@ export function useChat(userId: string) {
         const answerId = `${question.askedAt}-assistant`;
         setMessages((shown) => {
           const at = shown.findIndex((m) => m.id === queuedId(question));
-          const placeholder: ChatMessage = { id: answerId, role: 'assistant', content: '', status: 'waiting', timestamp: question.askedAt };
-          return at < 0 ? [...shown, queuedMessage(question), placeholder] : [...shown.slice(0, at + 1), placeholder, ...shown.slice(at + 1)];
+          const placeholder: ChatMessage = {
+            id: answerId,
+            role: 'assistant',
+            content: '',
+            status: 'waiting',
+            timestamp: question.askedAt,
+          };
+          return at < 0
+            ? [...shown, queuedMessage(question), placeholder]
+            : [...shown.slice(0, at + 1), placeholder, ...shown.slice(at + 1)];
         });
         const outcome = await streamAnswer(answerId, question.question, undefined);
         if (outcome === 'offline') {
@@ -150,14 +182,22 @@ export function useChat(userId: string) {
         }
         await removeChange(question.seq); // answered, or its error is shown in place of the answer
         // The question is now an ordinary one: kept with the history from here on.
-        setMessages((shown) => shown.map((m) => (m.id === queuedId(question) ? { ...m, id: `${question.askedAt}-user` } : m)));
+        setMessages((shown) =>
+          shown.map((m) => (m.id === queuedId(question) ? { ...m, id: `${question.askedAt}-user` } : m)),
+        );
         setQueued((list) => list.filter((entry) => entry.seq !== question.seq));
         if (outcome === 'done') answered += 1;
       }
-      if (answered > 0) toast.success(answered === 1 ? 'Your question asked offline has been answered' : `${answered} questions asked offline have been answered`);
+      if (answered > 0)
+        toast.success(
+          answered === 1
+            ? 'Your question asked offline has been answered'
+            : `${answered} questions asked offline have been answered`,
+        );
     };
     const run = () => {
-      const ask = () => askQueued().catch((error: unknown) => console.warn('Asking the queued questions failed', error));
+      const ask = () =>
+        askQueued().catch((error: unknown) => console.warn('Asking the queued questions failed', error));
       void (navigator.locks ? navigator.locks.request(`fieldassist-chat-${userId}`, ask) : ask());
     };
     run();
@@ -174,7 +214,11 @@ export function useChat(userId: string) {
       const text = question.trim();
       if ((!text && !image) || busy.current) return { status: 'blocked' };
       if (!navigator.onLine) {
-        if (image) return { status: 'upload-failed', message: 'there is no network. Send the photo when you are back online, or ask in words now.' };
+        if (image)
+          return {
+            status: 'upload-failed',
+            message: 'there is no network. Send the photo when you are back online, or ask in words now.',
+          };
         const askedAt = Date.now();
         const seq = await enqueue(userId, { kind: 'chat.ask', question: text, askedAt });
         setMessages((shown) => [...shown, queuedMessage({ question: text, askedAt })]);
@@ -217,7 +261,14 @@ export function useChat(userId: string) {
       const answerId = `${now}-assistant`;
       setMessages((shown) => [
         ...shown,
-        { id: `${now}-user`, role: 'user', content: question, imageUrl, photo: { text: photoText, identifiers: [], manual: null }, timestamp: now },
+        {
+          id: `${now}-user`,
+          role: 'user',
+          content: question,
+          imageUrl,
+          photo: { text: photoText, identifiers: [], manual: null },
+          timestamp: now,
+        },
         { id: answerId, role: 'assistant', content: '', status: 'waiting', timestamp: now },
       ]);
       void streamAnswer(answerId, question, imageUrl, photoText);

@@ -11,7 +11,10 @@ export const TEST_PUBLIC_URL = 'https://files.fieldassist.test';
 /** A small library with known text on known pages; one manual is a system planner. */
 export const LIBRARY = [
   {
-    id: 'manual_pump', title: 'CP-200 Centrifugal Pump Service Manual', type: 'manual', pages: [
+    id: 'manual_pump',
+    title: 'CP-200 Centrifugal Pump Service Manual',
+    type: 'manual',
+    pages: [
       'Installation. Mount the CP-200 pump on a level concrete plinth and align the coupling to within 0.05 mm.',
       'Error code E42: the CP-200 lost its prime. Close the discharge valve, open the priming plug and fill the casing with water until it overflows, then restart.',
       'Mechanical seal replacement. Order seal kit part number PN-4471-B. Drain the casing and torque the impeller nut to 45 Nm on reassembly.',
@@ -19,7 +22,10 @@ export const LIBRARY = [
     ],
   },
   {
-    id: 'manual_boiler', title: 'GB-90 Gas Boiler Installation Guide', type: 'manual', pages: [
+    id: 'manual_boiler',
+    title: 'GB-90 Gas Boiler Installation Guide',
+    type: 'manual',
+    pages: [
       'Flue installation. The GB-90 flue rises 3 degrees towards the terminal so condensate drains back.',
       'Fault F28: no ignition. Check that the gas isolation valve is open and that the ignition electrode gap is 3 to 4 mm.',
       'Annual service. Clean the heat exchanger, replace the siphon seal and check the flue gas analysis.',
@@ -27,7 +33,10 @@ export const LIBRARY = [
     ],
   },
   {
-    id: 'manual_chiller', title: 'RC-50 Rooftop Chiller Manual', type: 'manual', pages: [
+    id: 'manual_chiller',
+    title: 'RC-50 Rooftop Chiller Manual',
+    type: 'manual',
+    pages: [
       'Commissioning. Check the phase rotation of the RC-50 before the compressors start.',
       'Alarm A07: high head pressure. Clean the condenser coils and check the condenser fans turn freely.',
       'Draining the RC-50 for winter: open the drain cocks on both evaporator headers.',
@@ -35,7 +44,10 @@ export const LIBRARY = [
     ],
   },
   {
-    id: 'manual_planner', title: 'Plant Room System Planner', type: 'system_planner', pages: [
+    id: 'manual_planner',
+    title: 'Plant Room System Planner',
+    type: 'system_planner',
+    pages: [
       'Chiller loop isolation: close valve V-17 on the secondary loop and apply lockout tag LT-9 before draining chiller RC-50.',
       'Boiler room gas shut-off valve GV-2 sits behind the east door; it isolates both GB-90 boilers.',
     ],
@@ -48,13 +60,15 @@ export const fileUrlOf = (manualId: string) => `${TEST_PUBLIC_URL}/files/${'0'.r
 /** Inserts LIBRARY as rows (as ingestion would leave them): one chunk per page. */
 async function seedLibrary(pool: pg.Pool) {
   for (const manual of LIBRARY) {
-    await pool.query('INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES ($1, $2, $3, $4, $5)', [
-      manual.id, manual.title, fileUrlOf(manual.id), `${manual.id}.pdf`, manual.type,
-    ]);
+    await pool.query(
+      'INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES ($1, $2, $3, $4, $5)',
+      [manual.id, manual.title, fileUrlOf(manual.id), `${manual.id}.pdf`, manual.type],
+    );
     for (const [i, text] of manual.pages.entries()) {
-      await pool.query('INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)', [
-        `${manual.id}_${i}`, manual.id, text, i, i + 1,
-      ]);
+      await pool.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`${manual.id}_${i}`, manual.id, text, i, i + 1],
+      );
     }
   }
 }
@@ -84,7 +98,10 @@ export async function startChatApp(options: { peer?: OpenAiPeer } = {}) {
 
   const ask = (user: TestUser | undefined, body: unknown, signal?: AbortSignal) =>
     fetch(`${url}/api/app/${projectId}/chat`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...user?.headers }, body: JSON.stringify(body), signal,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...user?.headers },
+      body: JSON.stringify(body),
+      signal,
     });
 
   /** Uploads a chat photo the way the web app does (chat-images/{timestamp}.{extension}). */
@@ -93,15 +110,22 @@ export async function startChatApp(options: { peer?: OpenAiPeer } = {}) {
     form.append('path', `chat-images/${Date.now()}.${extension}`);
     form.append('options', JSON.stringify({ upsert: true }));
     form.append('file', new Blob([new Uint8Array(bytes)]), `photo.${extension}`);
-    const response = await fetch(`${url}/api/storage/${projectId}/upload`, { method: 'POST', headers: user.headers, body: form });
+    const response = await fetch(`${url}/api/storage/${projectId}/upload`, {
+      method: 'POST',
+      headers: user.headers,
+      body: form,
+    });
     if (response.status !== 200) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
     return ((await response.json()) as { publicUrl: string }).publicUrl;
   };
 
   const savedRows = async (user: TestUser) =>
-    (await pool.query<{ id: string; user_id: string; message: string; response: string; created_at: string }>(
-      'SELECT id, user_id, message, response, created_at FROM chat_messages WHERE user_id = $1 ORDER BY created_at', [user.id],
-    )).rows;
+    (
+      await pool.query<{ id: string; user_id: string; message: string; response: string; created_at: string }>(
+        'SELECT id, user_id, message, response, created_at FROM chat_messages WHERE user_id = $1 ORDER BY created_at',
+        [user.id],
+      )
+    ).rows;
 
   return { app, url, projectId, pool, admin, signUp, ask, upload, savedRows };
 }
@@ -112,9 +136,18 @@ export async function readSse(response: Response, onPart: (part: SsePart) => voi
     if (line.startsWith('data: {')) onPart(JSON.parse(line.slice(6)) as SsePart);
   });
   const parts = dataParts<SsePart>(lines);
-  const text = parts.filter((p) => p.type === 'text-delta').map((p) => p.delta).join('');
+  const text = parts
+    .filter((p) => p.type === 'text-delta')
+    .map((p) => p.delta)
+    .join('');
   return { lines, parts, text, sources: (parts.find((p) => p.type === 'data-sources')?.data ?? []) as ChatSource[] };
 }
 
 export type SsePart = { type: string; delta?: string; data?: unknown; errorText?: string; [key: string]: unknown };
-export interface ChatSource { manualId: string; title: string; page: number | null; fileUrl: string; quote: string }
+export interface ChatSource {
+  manualId: string;
+  title: string;
+  page: number | null;
+  fileUrl: string;
+  quote: string;
+}

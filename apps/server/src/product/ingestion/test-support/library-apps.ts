@@ -15,7 +15,10 @@ import { signUpUser, type TestUser } from '../../../test-support/users.js';
 export const LIBRARY_PUBLIC_URL = 'https://files.fieldassist.test';
 
 /** One line of the server's log: pino's level (30 info, 40 warn, 50 error) and message. */
-export interface LogLine { level: number; msg: string }
+export interface LogLine {
+  level: number;
+  msg: string;
+}
 const pickLogLine = ({ level, msg }: LogLine): LogLine => ({ level, msg });
 
 export interface Library {
@@ -43,7 +46,14 @@ export function useLibrary(): Library {
   beforeAll(async () => {
     const { url, pool } = await createTestDatabase();
     dataDir = await mkdtemp(join(tmpdir(), 'fieldassist-ingestion-'));
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, WEB_DIST: '/nonexistent', DATA_DIR: dataDir, PUBLIC_URL: LIBRARY_PUBLIC_URL });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: url,
+      WEB_DIST: '/nonexistent',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: LIBRARY_PUBLIC_URL,
+    });
     const root = join(dataDir, 'storage');
     Object.assign(lib, {
       pool,
@@ -52,14 +62,26 @@ export function useLibrary(): Library {
       async start({ logTo }: { logTo?: LogLine[] } = {}) {
         const appPool = createPool(url, 5);
         const logDestination = logTo && { write: (line: string) => void logTo.push(pickLogLine(JSON.parse(line))) };
-        const app = await buildApp({ config: { ...config, serviceKey: TEST_SERVICE_KEY, authSecret: TEST_AUTH_SECRET, ...(logTo && { logLevel: 'info' }) }, pool: appPool, logDestination });
+        const app = await buildApp({
+          config: {
+            ...config,
+            serviceKey: TEST_SERVICE_KEY,
+            authSecret: TEST_AUTH_SECRET,
+            ...(logTo && { logLevel: 'info' }),
+          },
+          pool: appPool,
+          logDestination,
+        });
         open.push({ app, pool: appPool });
         return app;
       },
       stop,
       async storedFiles() {
         const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-        return entries.filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name))).sort();
+        return entries
+          .filter((e) => e.isFile())
+          .map((e) => relative(root, join(e.parentPath, e.name)))
+          .sort();
       },
     } satisfies Library);
     // Registered after createTestDatabase's hook, so it runs before it: the apps close, then the database goes.
@@ -91,12 +113,21 @@ export async function signUpLibrarians(app: FastifyInstance) {
 const rest = (table: string, query = '') => `/api/db/fieldassist/rest/v1/${table}${query}`;
 
 /** Uploads a manual's file through the storage API, as the web app does; returns its public URL. */
-export async function uploadManualFile(app: FastifyInstance, user: TestUser, opts: { fileName: string; bytes: Buffer }): Promise<string> {
+export async function uploadManualFile(
+  app: FastifyInstance,
+  user: TestUser,
+  opts: { fileName: string; bytes: Buffer },
+): Promise<string> {
   const { payload, contentType } = multipart([
     { name: 'file', fileName: opts.fileName, bytes: opts.bytes },
     { name: 'path', value: `manuals/${Date.now()}_${opts.fileName}` },
   ]);
-  const res = await app.inject({ method: 'POST', url: '/api/storage/fieldassist/upload', headers: { ...user.headers, 'content-type': contentType }, payload });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/storage/fieldassist/upload',
+    headers: { ...user.headers, 'content-type': contentType },
+    payload,
+  });
   if (res.statusCode !== 200) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
   return res.json<{ publicUrl: string }>().publicUrl;
 }
@@ -110,21 +141,38 @@ export interface ManualRow {
 }
 
 /** Saves the manual row through the generic REST API (as the Blink client does); the REST hook queues its ingestion. */
-export async function createManual(app: FastifyInstance, user: TestUser, opts: { fileUrl: string; fileName: string; bytes: number; title?: string }): Promise<ManualRow> {
+export async function createManual(
+  app: FastifyInstance,
+  user: TestUser,
+  opts: { fileUrl: string; fileName: string; bytes: number; title?: string },
+): Promise<ManualRow> {
   const id = `manual_${Math.random().toString(16).slice(2, 14)}`;
   const res = await app.inject({
     method: 'POST',
     url: rest('manuals'),
     headers: { ...user.headers, prefer: 'return=representation' },
-    payload: { id, title: opts.title ?? opts.fileName, file_url: opts.fileUrl, file_name: opts.fileName, file_size: opts.bytes, document_type: 'manual', uploaded_by: user.email },
+    payload: {
+      id,
+      title: opts.title ?? opts.fileName,
+      file_url: opts.fileUrl,
+      file_name: opts.fileName,
+      file_size: opts.bytes,
+      document_type: 'manual',
+      uploaded_by: user.email,
+    },
   });
-  if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`creating the manual failed: ${res.statusCode} ${res.body}`);
+  if (res.statusCode !== 201 && res.statusCode !== 200)
+    throw new Error(`creating the manual failed: ${res.statusCode} ${res.body}`);
   const body = res.json<ManualRow[] | ManualRow>();
   return Array.isArray(body) ? body[0]! : body;
 }
 
 /** Upload, then save: a technician adding one manual to the library. */
-export async function addManual(app: FastifyInstance, user: TestUser, opts: { fileName: string; bytes: Buffer; title?: string }) {
+export async function addManual(
+  app: FastifyInstance,
+  user: TestUser,
+  opts: { fileName: string; bytes: Buffer; title?: string },
+) {
   const fileUrl = await uploadManualFile(app, user, opts);
   return createManual(app, user, { fileUrl, fileName: opts.fileName, bytes: opts.bytes.length, title: opts.title });
 }
@@ -142,9 +190,16 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 
 /** Waits until the manual's ingestion ended ('ready' or 'failed') and returns its row. */
 export function waitForIngestion(pool: pg.Pool, manualId: string, timeoutMs?: number): Promise<ManualRow> {
-  return waitFor(`manual ${manualId} to be ingested`, async () => {
-    const { rows } = await pool.query<ManualRow>('SELECT id, file_url, processing_status, processing_error, page_count FROM manuals WHERE id = $1', [manualId]);
-    const row = rows[0];
-    return row && (row.processing_status === 'ready' || row.processing_status === 'failed') ? row : undefined;
-  }, timeoutMs);
+  return waitFor(
+    `manual ${manualId} to be ingested`,
+    async () => {
+      const { rows } = await pool.query<ManualRow>(
+        'SELECT id, file_url, processing_status, processing_error, page_count FROM manuals WHERE id = $1',
+        [manualId],
+      );
+      const row = rows[0];
+      return row && (row.processing_status === 'ready' || row.processing_status === 'failed') ? row : undefined;
+    },
+    timeoutMs,
+  );
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { MANUALS_KEY } from '@/hooks/use-library';
 import { client } from '@/lib/client';
@@ -18,18 +18,27 @@ interface ScanProgress {
   scannedPages: number;
 }
 
+/** How many of a ready manual's passages the server has embedded for search so far. */
+export interface IndexProgress {
+  embedded: number;
+  total: number;
+}
+
 type Finished = (manualId: string, status: 'ready' | 'failed') => void;
 
 const isFinal = (status: ProcessingStatus): status is 'ready' | 'failed' => status === 'ready' || status === 'failed';
 
 /**
  * Keeps each card's processing status live from the `manuals` channel, without a reload,
- * and tells `onFinished` when a manual passed to `watch` is ready or has failed.
+ * and tells `onFinished` when a manual passed to `watch` is ready or has failed. `indexing`
+ * holds how far the server's background indexer has come with each manual still being
+ * prepared for search (kept apart from the manuals list, which is reloaded meanwhile).
  */
 export function useManualStatus(onFinished: Finished) {
   const queryClient = useQueryClient();
   const watched = useRef(new Set<string>());
   const finished = useRef(onFinished);
+  const [indexing, setIndexing] = useState<Record<string, IndexProgress>>({});
   useEffect(() => {
     finished.current = onFinished;
   });
@@ -71,10 +80,18 @@ export function useManualStatus(onFinished: Finished) {
         rows.map((row) => (row.id === manualId ? { ...row, processingStatus: 'processing', scanProgress } : row)),
       );
     };
+    const indexed = ({ manualId, embedded, total }: IndexProgress & { manualId: string }) => {
+      const rows = queryClient.getQueryData<Manual[]>(MANUALS_KEY);
+      if (!rows?.some((row) => row.id === manualId)) void queryClient.invalidateQueries({ queryKey: MANUALS_KEY });
+      setIndexing(({ [manualId]: _done, ...others }) =>
+        embedded < total ? { ...others, [manualId]: { embedded, total } } : others,
+      );
+    };
     client.realtime
       .subscribe('manuals', (message) => {
         if (message.type === 'manual.status') apply(message.data as StatusChange);
         else if (message.type === 'manual.progress') progress(message.data as ScanProgress);
+        else if (message.type === 'manual.indexing') indexed(message.data as IndexProgress & { manualId: string });
       })
       .then(
         (channel) => (gone ? void channel.unsubscribe() : (leave = () => channel.unsubscribe())),
@@ -96,5 +113,5 @@ export function useManualStatus(onFinished: Finished) {
     [settle],
   );
 
-  return { watch };
+  return { watch, indexing };
 }

@@ -49,7 +49,7 @@ export function ManualsPage({ user }: { user: AuthUser }) {
         toast.success('Saved for offline', { description: `${manual.title} opens on this phone with no network.` }),
       onError: (error) => failed('Failed to save for offline', error),
     });
-  const { watch } = useManualStatus((_id, status) => {
+  const { watch, indexing } = useManualStatus((_id, status) => {
     if (status === 'ready') toast.success('Manual Processed', { description: 'AI can now answer questions about it' });
     else
       toast.warning('Processing Warning', {
@@ -115,6 +115,7 @@ export function ManualsPage({ user }: { user: AuthUser }) {
               manual={manual}
               version={versions.data?.find((version) => version.id === manual.versionId)}
               tags={tagsOf(manual.id)}
+              indexProgress={indexing[manual.id]}
               canDelete={access.isAdmin}
               deleting={library.deleteManual.isPending && library.deleteManual.variables === manual.id}
               onDelete={() => deleteManual(manual.id)}

@@ -2,6 +2,8 @@ import { Download, LoaderCircle, ScanText, Trash2, TriangleAlert } from 'lucide-
 
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
+import { Progress } from '@/components/ui/progress';
+import type { IndexProgress } from '@/hooks/use-manual-status';
 import type { Manual, ReleaseVersion, Tag } from '@/lib/tables';
 import { cn } from '@/lib/utils';
 
@@ -15,6 +17,8 @@ type ManualCardProps = {
   canDelete: boolean;
   deleting: boolean;
   onDelete: () => void;
+  /** While the server embeds a ready manual's passages for search (issue 15). */
+  indexProgress?: IndexProgress;
   /** Save for offline (issue 18); absent where the browser cannot keep files. */
   offline?: { savedBytes: number | undefined; busy: boolean; onSave: () => void; onRemove: () => void };
 };
@@ -28,8 +32,34 @@ function Fact({ term, value }: { term: string; value: string | null }) {
   );
 }
 
+/**
+ * A ready manual is searchable by its words at once; the server then embeds its passages in the
+ * background so that questions in other words find it too. Shown until the last one is done.
+ */
+function SearchPreparation({ embedded, total }: IndexProgress) {
+  const label = `Preparing for search: ${embedded.toLocaleString('en')} of ${total.toLocaleString('en')} passages`;
+  return (
+    <div role="status" className="grid gap-2">
+      <p className="flex items-center gap-2 text-sm font-medium text-foreground">
+        <LoaderCircle className="size-4 shrink-0 animate-spin text-primary" aria-hidden="true" />
+        {label}
+      </p>
+      <Progress value={(embedded / total) * 100} aria-label="Preparing for search" className="h-2.5" />
+    </div>
+  );
+}
+
 /** One manual (SPEC.md section 2): its facts, tags, live processing state, Download and, for admins, delete. */
-export function ManualCard({ manual, version, tags, canDelete, deleting, onDelete, offline }: ManualCardProps) {
+export function ManualCard({
+  manual,
+  version,
+  tags,
+  canDelete,
+  deleting,
+  onDelete,
+  indexProgress,
+  offline,
+}: ManualCardProps) {
   const processing = manual.processingStatus === 'pending' || manual.processingStatus === 'processing';
   return (
     <li
@@ -69,6 +99,7 @@ export function ManualCard({ manual, version, tags, canDelete, deleting, onDelet
             : 'Processing content...'}
         </p>
       )}
+      {manual.processingStatus === 'ready' && indexProgress && <SearchPreparation {...indexProgress} />}
       {manual.processingStatus === 'ready' && (manual.ocrPages?.length ?? 0) > 0 && (
         <p className="flex items-center gap-2 text-sm text-muted-foreground">
           <ScanText className="size-4" aria-hidden="true" />

@@ -79,10 +79,13 @@ export interface BenchServer {
   postgres: string;
 }
 
-/** The server as main.ts builds it (logger 'silent'), listening on 127.0.0.1 with its ingestion worker running. */
+/**
+ * The server as main.ts builds it (logger 'silent'), listening on 127.0.0.1 with its ingestion
+ * worker running, and with `embeddings` its background indexer too.
+ */
 export async function startServer(
   cleanups: Cleanups,
-  opts: { databaseUrl: string; poolSize: number; log: (message: string) => void },
+  opts: { databaseUrl: string; poolSize: number; embeddings: boolean; log: (message: string) => void },
 ): Promise<BenchServer> {
   const pool = createPool(opts.databaseUrl, opts.poolSize);
   cleanups.push(() => pool.end());
@@ -98,6 +101,7 @@ export async function startServer(
     DB_POOL_MAX: String(opts.poolSize),
     DATA_DIR: dataDir,
     WEB_DIST: '/nonexistent',
+    EMBEDDINGS: opts.embeddings ? 'on' : 'off',
   });
   const serviceKey = `blnk_sk_bench_${randomBytes(24).toString('hex')}`;
   const app = await buildApp({

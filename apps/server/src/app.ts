@@ -217,9 +217,9 @@ export async function buildApp({ config, pool, downloadFile, logDestination }: A
   registerWebDataRoutes(app, { config, saveFile: files.saveServerFile });
   const aiRateLimit = createAiRateLimit(app, config.aiRateLimitPerMinute);
   registerAiRoutes(app, { provider: ai, rateLimit: aiRateLimit, config });
-  // Sentence embeddings for semantic search, in worker threads: one for questions, one for indexing manuals.
+  // Sentence embeddings for semantic search, in worker threads: one for questions, EMBED_INDEX_WORKERS for indexing manuals.
   const embedder = config.embeddings
-    ? createEmbedder({ timeoutMs: config.embedTimeoutMs, maxMemoryMb: 512 })
+    ? createEmbedder({ timeoutMs: config.embedTimeoutMs, maxMemoryMb: 512, indexWorkers: config.embedIndexWorkers })
     : undefined;
   registerChatRoutes(app, {
     pool,
@@ -267,7 +267,8 @@ export async function buildApp({ config, pool, downloadFile, logDestination }: A
     log: app.log,
   });
   // Chunks without embeddings (new manuals, and manuals ingested before embeddings) are embedded in the background.
-  const indexer = embedder && startIndexer({ pool, embedder, events, log: warn });
+  const indexer =
+    embedder && startIndexer({ pool, embedder, events, log: warn }, { concurrency: config.embedIndexWorkers });
   if (indexer) events.on('manual.status', ({ status }) => status === 'ready' && indexer.wake());
   // A manual cut off mid-extraction is picked up again by the next start (its job stays queued).
   app.addHook('onClose', async () => {

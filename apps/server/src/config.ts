@@ -62,6 +62,7 @@ const ZEnv = z.object({
   OCR_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   EMBEDDINGS: z.enum(['on', 'off']).default('on'),
   EMBED_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  EMBED_INDEX_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
   SEARCH_URL: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' }).optional(),
   DATA_FETCH_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   DATA_FETCH_MAX_BYTES: z.coerce
@@ -132,6 +133,8 @@ export interface Config {
   /** Semantic search: chunk and question embeddings in worker threads ('off': full text alone). */
   embeddings: boolean;
   embedTimeoutMs: number;
+  /** Worker threads that embed manuals' chunks in the background, a batch each at once. */
+  embedIndexWorkers: number;
   /** Data API (scrape, fetch, screenshot, search). Unset searchUrl: search answers 503. */
   searchUrl?: string;
   dataFetchTimeoutMs: number;
@@ -245,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ocrTimeoutMs: e.OCR_TIMEOUT_MS,
     embeddings: e.EMBEDDINGS === 'on',
     embedTimeoutMs: e.EMBED_TIMEOUT_MS,
+    embedIndexWorkers: e.EMBED_INDEX_WORKERS,
     searchUrl: e.SEARCH_URL?.replace(/\/$/, ''),
     dataFetchTimeoutMs: e.DATA_FETCH_TIMEOUT_MS,
     dataFetchMaxBytes: e.DATA_FETCH_MAX_BYTES,

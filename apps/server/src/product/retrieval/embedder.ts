@@ -6,11 +6,14 @@ export interface EmbedLimits {
   timeoutMs: number;
   /** V8 old-generation heap of each worker. */
   maxMemoryMb: number;
+  /** Worker threads of the `index` lane, each embedding one batch at a time (1 when absent). */
+  indexWorkers?: number;
 }
 
 /**
- * Two lanes, a worker thread each, so a question never waits behind a manual being indexed:
- * `question` embeds the chat's questions, `index` the chunks of manuals.
+ * Two lanes, so a question never waits behind a manual being indexed: `question` embeds the
+ * chat's questions in a worker thread of its own, `index` the chunks of manuals in
+ * `indexWorkers` worker threads.
  */
 export type EmbedLane = 'question' | 'index';
 
@@ -126,16 +129,18 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
  * per batch, a heap limit per worker): a worker that hangs or dies is replaced for the next batch.
  */
 export function createEmbedder(limits: EmbedLimits): Embedder {
-  const lanes = { question: createLane(limits, true), index: createLane(limits, false) };
+  const question = createLane(limits, true);
+  const index = Array.from({ length: limits.indexWorkers ?? 1 }, () => createLane(limits, false));
   return {
     embed(texts, lane) {
-      if (lane === 'question' && lanes.question.waiting >= maxQuestionsWaiting)
+      if (lane === 'index') return index.reduce((a, b) => (b.waiting < a.waiting ? b : a)).run(texts);
+      if (question.waiting >= maxQuestionsWaiting)
         return Promise.reject(new Error('Too many questions are waiting to be embedded'));
-      return lanes[lane].run(texts);
+      return question.run(texts);
     },
     async close() {
-      lanes.question.close();
-      lanes.index.close();
+      question.close();
+      for (const lane of index) lane.close();
     },
   };
 }

@@ -103,6 +103,42 @@ describe('re-indexing manuals ingested before embeddings', () => {
     expect(rows[0]!.n).toBe(1);
   });
 
+  it('with two index workers, embeds each chunk once, as one worker would', { timeout: 120_000 }, async () => {
+    const pair = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512, indexWorkers: 2 });
+    const events = createProductEvents();
+    const done = new Promise<void>((resolve) =>
+      events.on('manual.indexing', (p) => p.manualId === 'twin' && p.embedded === p.total && resolve()),
+    );
+    const indexer = startIndexer(
+      { pool, embedder: pair, events, log: () => undefined },
+      { pollMs: 60_000, concurrency: 2 },
+    );
+    try {
+      await pool.query(
+        "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('twin', 'Twin manual', '/f/twin.pdf', 'twin.pdf')",
+      );
+      // 17 chunks: a batch of 16 and a batch of 1, one for each of the two loops.
+      await pool.query(
+        `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number)
+         SELECT 'twin_' || i, 'twin', 'Check relay K' || i || ' before replacing the fan motor.', i, i + 1 FROM generate_series(0, 16) i`,
+      );
+      indexer.wake();
+      await done;
+      const { rows } = await pool.query<{ embedding: Buffer }>(
+        "SELECT embedding FROM manual_content WHERE manual_id = 'twin' ORDER BY chunk_index",
+      );
+      expect(rows.map((r) => r.embedding.length)).toEqual(Array(17).fill(2048));
+      // The vector one worker gives that text alone.
+      const [alone] = await embedder.embed(['Check relay K16 before replacing the fan motor.'], 'index');
+      const stored = new Float32Array(new Uint8Array(rows[16]!.embedding).buffer);
+      expect(stored.reduce((sum, x, i) => sum + x * alone![i]!, 0)).toBeGreaterThan(0.9999);
+    } finally {
+      await indexer.stop();
+      await pair.close();
+      await pool.query("DELETE FROM manuals WHERE id = 'twin'");
+    }
+  });
+
   it('leaves a chunk marked never to embed alone', async () => {
     await pool.query(
       "INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number, embedding) VALUES ('fridge_x', 'fridge', 'bench filler', 99, 9, '\\x')",

@@ -61,20 +61,26 @@ export async function embedNextBatch(deps: IndexerDeps): Promise<boolean> {
 /**
  * The background indexer: embeds every chunk that lacks an embedding, waking when a manual is
  * ingested and polling as a fallback. The embeddings are computed in the embedder's index lane
- * (a worker thread), never on the request thread.
+ * (worker threads), never on the request thread; `concurrency` batches at once (one per index
+ * worker), each claiming its own rows.
  */
-export function startIndexer(deps: IndexerDeps, { pollMs = 5000 } = {}) {
+export function startIndexer(deps: IndexerDeps, { pollMs = 5000, concurrency = 1 } = {}) {
   let running = true;
-  let wake: () => void = () => undefined;
+  const sleepers = new Set<() => void>();
+  const wake = () => {
+    for (const resolve of sleepers) resolve();
+  };
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
+      const done = () => {
         clearTimeout(timer);
+        sleepers.delete(done);
         resolve();
       };
+      const timer = setTimeout(done, ms);
+      sleepers.add(done);
     });
-  const loop = (async () => {
+  const loop = async () => {
     while (running) {
       try {
         if (!(await embedNextBatch(deps))) await sleep(pollMs);
@@ -84,13 +90,14 @@ export function startIndexer(deps: IndexerDeps, { pollMs = 5000 } = {}) {
         await sleep(pollMs);
       }
     }
-  })();
+  };
+  const loops = Promise.all(Array.from({ length: concurrency }, loop));
   return {
-    wake: () => wake(),
+    wake,
     async stop() {
       running = false;
       wake();
-      await loop;
+      await loops;
     },
   };
 }

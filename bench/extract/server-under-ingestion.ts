@@ -102,6 +102,8 @@ export async function startServer(
     DATA_DIR: dataDir,
     WEB_DIST: '/nonexistent',
     EMBEDDINGS: opts.embeddings ? 'on' : 'off',
+    // As in part 1: production's 60 s limit must not end a measurement on a slow (shared) machine.
+    EXTRACT_TIMEOUT_MS: '600000',
   });
   const serviceKey = `blnk_sk_bench_${randomBytes(24).toString('hex')}`;
   const app = await buildApp({

@@ -80,9 +80,14 @@ export function useManualStatus(onFinished: Finished) {
         rows.map((row) => (row.id === manualId ? { ...row, processingStatus: 'processing', scanProgress } : row)),
       );
     };
+    // A manual this list lacks is loaded once, not at every batch (the caller may not be allowed to read it).
+    const looked = new Set<string>();
     const indexed = ({ manualId, embedded, total }: IndexProgress & { manualId: string }) => {
       const rows = queryClient.getQueryData<Manual[]>(MANUALS_KEY);
-      if (!rows?.some((row) => row.id === manualId)) void queryClient.invalidateQueries({ queryKey: MANUALS_KEY });
+      if (!rows?.some((row) => row.id === manualId) && !looked.has(manualId)) {
+        looked.add(manualId);
+        void queryClient.invalidateQueries({ queryKey: MANUALS_KEY });
+      }
       setIndexing(({ [manualId]: _done, ...others }) =>
         embedded < total ? { ...others, [manualId]: { embedded, total } } : others,
       );

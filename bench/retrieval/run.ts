@@ -11,7 +11,9 @@
  * by itself), signs up an admin, uploads each manual of manuals.ts as the web app does (storage
  * upload, then the manuals row) so the server's ingestion worker reads it, waits until every
  * manual is ready, then asks every question of questions.json through POST /api/app/{project}/chat
- * and scores the `data-sources` part and the answer text (score.ts). Prints the figures per
+ * and scores the `data-sources` part and the answer text (score.ts). The retrieval's ranking itself
+ * (retrievePassages for the same question and role, its first five distinct pages) is scored beside
+ * it, because the chat without a model shows at most three pages. Prints the figures per
  * manual and in all, tuned and held-out apart; writes every question's result to
  * bench/results/retrieval-<time>.json.
  *
@@ -31,6 +33,8 @@ import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { migrate } from '../../apps/server/src/db/migrate.js';
 import { createPool } from '../../apps/server/src/db/pool.js';
+import { createEmbedder } from '../../apps/server/src/product/retrieval/embedder.js';
+import { retrievePassages } from '../../apps/server/src/product/retrieval/retrieve.js';
 import { type Cleanups, openBenchDatabase } from '../tools/database.js';
 import { CACHE_DIR, fetchManuals } from './manuals.js';
 import { scanCopy } from './scan-copy.js';
@@ -39,6 +43,8 @@ import { type Asked, type Question, formatTable, scoreQuestion, summarise } from
 const HOST = '127.0.0.1';
 /** The chat allows 20 questions a minute per user (routes.ts): each bench user asks at most this many in a run. */
 const QUESTIONS_PER_USER = 15;
+/** Passages of the ranking read to find its first five distinct pages. */
+const RANKED_PASSAGES = 60;
 
 const { values: args } = parseArgs({
   options: {
@@ -94,6 +100,8 @@ async function startServer(databaseUrl: string, dataDir: string) {
     DB_POOL_MAX: '10',
     DATA_DIR: dataDir,
     WEB_DIST: '/nonexistent',
+    // On a heavily loaded machine the 715-page manual can outlast the default 60 s extraction limit.
+    ...(process.env.EXTRACT_TIMEOUT_MS ? { EXTRACT_TIMEOUT_MS: process.env.EXTRACT_TIMEOUT_MS } : {}),
   });
   const app = await buildApp({
     config: {
@@ -286,9 +294,9 @@ async function main() {
   const db = await openDatabase();
   log(`database: ${db.kind}`);
   const server = await startServer(db.url, db.dataDir);
-  const users = await signUp(server, Math.ceil(questions.length / QUESTIONS_PER_USER));
+  const { admin } = await signUp(server, 0);
   const ingestStarted = performance.now();
-  const ingested = await ingest(server, users.admin, manuals);
+  const ingested = await ingest(server, admin, manuals);
   const ingestSeconds = seconds(ingestStarted);
   const embedSeconds = await waitForEmbeddings(server);
   const nameOf = new Map(ingested.map((m) => [m.id, m.name]));
@@ -296,19 +304,33 @@ async function main() {
     `library: ${ingested.map((m) => `${m.name} (${m.pages} pages, ${m.chunks} chunks${m.seconds === null ? ', already ingested' : ''})`).join(', ')}; ${ingestSeconds.toFixed(0)} s`,
   );
 
+  // The ranking is read with an embedder of its own (the same model as the server's), after each chat answer.
+  const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
+  cleanups.push(() => embedder.close());
+  // Signed up once the library is ready: waiting for the embeddings can outlast a session.
+  const { technicians } = await signUp(server, Math.ceil(questions.length / QUESTIONS_PER_USER));
   const askStarted = performance.now();
   const results: Asked[] = [];
   for (const [i, q] of questions.entries()) {
     // Each question of the set stands alone: with the earlier exchanges gone, none is taken for a
     // follow-up of the question asked before it (the chat reads the last 15 minutes' exchanges).
     await server.pool.query('DELETE FROM chat_messages');
-    const answer = await ask(server, users.technicians[i % users.technicians.length]!, q.question);
+    const answer = await ask(server, technicians[i % technicians.length]!, q.question);
     const sources = answer.sources.map((s) => ({
       manual: nameOf.get(s.manualId) ?? s.manualId,
       title: s.title,
       page: s.page,
     }));
-    results.push(scoreQuestion(q, { ...answer, sources }));
+    const retrieval = await retrievePassages(
+      { pool: server.pool, embedder },
+      { question: q.question, role: 'technician', limit: RANKED_PASSAGES },
+    );
+    const ranked = [
+      ...new Map(
+        retrieval.passages.map((p) => [`${p.manualId}:${p.page}`, { manual: nameOf.get(p.manualId)!, page: p.page }]),
+      ).values(),
+    ].slice(0, 5);
+    results.push(scoreQuestion(q, { ...answer, sources, ranked }));
     if ((i + 1) % 50 === 0) log(`  ${i + 1} of ${questions.length} questions`);
   }
   const askSeconds = seconds(askStarted);

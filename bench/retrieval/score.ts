@@ -14,6 +14,8 @@ export interface Question {
 
 export interface Answer {
   sources: { manual: string; title: string; page: number | null }[];
+  /** The first five distinct pages of the retrieval's own ranking (retrievePassages), empty when it abstained. */
+  ranked: { manual: string; page: number | null }[];
   text: string;
   firstByteMs: number;
   firstTextMs: number;
@@ -22,6 +24,8 @@ export interface Answer {
 export interface Asked extends Question, Answer {
   /** 1-based rank of the first source on an expected page, among the first five; null: none. */
   rank: number | null;
+  /** The same for the retrieval's ranking itself (the chat without a model shows at most three pages). */
+  rankingRank: number | null;
   abstained: boolean;
   keyInFirst600: boolean | null;
   answerLength: number;
@@ -41,17 +45,21 @@ function isQuoted(text: string, source: Answer['sources'][number]): boolean {
     : lower.includes(`${title}, page ${source.page}`) || lower.includes(`${title}, p. ${source.page}`);
 }
 
-export function scoreQuestion(q: Question, answer: Answer): Asked {
+/** 1-based rank of the first of the first five pages that is an expected one; null: none. */
+function rankOf(q: Question, pages: { manual: string; page: number | null }[]): number | null {
   const index =
     q.manual === null
       ? -1
-      : answer.sources
-          .slice(0, 5)
-          .findIndex((s) => s.manual === q.manual && s.page !== null && q.pages.includes(s.page));
+      : pages.slice(0, 5).findIndex((s) => s.manual === q.manual && s.page !== null && q.pages.includes(s.page));
+  return index < 0 ? null : index + 1;
+}
+
+export function scoreQuestion(q: Question, answer: Answer): Asked {
   return {
     ...q,
     ...answer,
-    rank: index < 0 ? null : index + 1,
+    rank: rankOf(q, answer.sources),
+    rankingRank: rankOf(q, answer.ranked),
     abstained: answer.text.trimStart().startsWith(ABSTENTION),
     keyInFirst600: q.key === null ? null : answer.text.slice(0, KEY_WINDOW).toLowerCase().includes(q.key.toLowerCase()),
     answerLength: answer.text.length,
@@ -72,6 +80,10 @@ export interface Row {
   hitAt1: number;
   hitAt5: number;
   mrrAt5: number;
+  /** hit@1, hit@5 and MRR@5 of the retrieval's ranking itself (five distinct pages), beside the chat's (at most three). */
+  rankingHitAt1: number;
+  rankingHitAt5: number;
+  rankingMrrAt5: number;
   /** Of the abstentions, the share on unanswerable questions; of the unanswerable, the share abstained on. */
   abstentionPrecision: number;
   abstentionRecall: number;
@@ -86,6 +98,9 @@ export interface Row {
   unquotedSources: number;
 }
 
+const mrr = (ranks: (number | null)[]) =>
+  ranks.length ? ranks.reduce((sum: number, r) => sum + (r ? 1 / r : 0), 0) / ranks.length : NaN;
+
 function row(group: string, results: Asked[]): Row {
   const answerable = results.filter((r) => r.manual !== null);
   const unanswerable = results.filter((r) => r.manual === null);
@@ -96,9 +111,10 @@ function row(group: string, results: Asked[]): Row {
     unanswerable: unanswerable.length,
     hitAt1: share(answerable.map((r) => r.rank === 1)),
     hitAt5: share(answerable.map((r) => r.rank !== null)),
-    mrrAt5: answerable.length
-      ? answerable.reduce((sum, r) => sum + (r.rank ? 1 / r.rank : 0), 0) / answerable.length
-      : NaN,
+    mrrAt5: mrr(answerable.map((r) => r.rank)),
+    rankingHitAt1: share(answerable.map((r) => r.rankingRank === 1)),
+    rankingHitAt5: share(answerable.map((r) => r.rankingRank !== null)),
+    rankingMrrAt5: mrr(answerable.map((r) => r.rankingRank)),
     abstentionPrecision: share(abstained.map((r) => r.manual === null)),
     abstentionRecall: share(unanswerable.map((r) => r.abstained)),
     wrongAbstention: share(answerable.map((r) => r.abstained)),
@@ -151,6 +167,9 @@ export function formatTable(rows: Row[]): string {
     'hit@1',
     'hit@5',
     'MRR@5',
+    'rank hit@1',
+    'rank hit@5',
+    'rank MRR@5',
     'abst.prec',
     'abst.rec',
     'wrong.abst',
@@ -168,6 +187,9 @@ export function formatTable(rows: Row[]): string {
     num(r.hitAt1),
     num(r.hitAt5),
     num(r.mrrAt5),
+    num(r.rankingHitAt1),
+    num(r.rankingHitAt5),
+    num(r.rankingMrrAt5),
     num(r.abstentionPrecision),
     num(r.abstentionRecall),
     num(r.wrongAbstention),

@@ -1,6 +1,40 @@
+/** What the full text says of a candidate, each as a share of the question's rarity-weighted terms where it applies. */
+export interface LexicalFeatures {
+  /** Share of the question's terms the chunk contains, 0 to 1. */
+  coverage: number;
+  /** The same share counting the question's words alone (no identifier), in the chunk or its manual's title, 0 to 1. */
+  wordCoverage: number;
+  /** Share in the chunk's section heading. */
+  heading: number;
+  /** Share in its manual's title. */
+  title: number;
+  /** Cover density of all the terms (ts_rank_cd, normalised by length). */
+  proximity: number;
+  /** Share of the question's neighbouring word pairs found as phrases. */
+  phrases: number;
+}
+
+// The full-text score's weights. Calibrated on bench/retrieval's tuned questions (bench/README.md).
+export const HEADING_WEIGHT = 0.5;
+export const TITLE_WEIGHT = 0.5;
+export const PROXIMITY_WEIGHT = 2;
+export const PHRASE_WEIGHT = 0.25;
+
+/** The full-text score of a candidate. */
+export function lexicalScore(f: LexicalFeatures): number {
+  return (
+    f.coverage +
+    HEADING_WEIGHT * f.heading +
+    TITLE_WEIGHT * f.title +
+    PROXIMITY_WEIGHT * f.proximity +
+    PHRASE_WEIGHT * f.phrases
+  );
+}
+
 /** A lexical candidate with what is known of its relevance. */
 export interface ScoredCandidate<Row> {
   row: Row;
+  features: LexicalFeatures;
   /** Full-text score: rarity-weighted share of the question's terms, heading and proximity bonuses. */
   lexical: number;
   /** Rarity-weighted share of the question's terms the chunk contains, 0 to 1. */
@@ -10,10 +44,11 @@ export interface ScoredCandidate<Row> {
 }
 
 // Calibrated on bench/retrieval's tuned questions (see bench/README.md, retrieval).
-const SEMANTIC_WEIGHT = 1;
-const RELEVANT_COVERAGE = 0.5;
-const RELEVANT_SEMANTIC = 0.4;
-const RELEVANT_COVERAGE_WITH_SEMANTIC = 0.2;
+export const SEMANTIC_WEIGHT = 1;
+export const RELEVANT_COVERAGE = 0.5;
+export const RELEVANT_SEMANTIC = 0.3;
+export const RELEVANT_COVERAGE_WITH_SEMANTIC = 0.2;
+export const RELEVANT_WORDS_WITH_SEMANTIC = 0.3;
 
 /**
  * Orders candidates by their lexical score (scaled to the best candidate's) plus the
@@ -30,13 +65,21 @@ export function fuseScores<Row>(candidates: ScoredCandidate<Row>[]): (ScoredCand
 }
 
 /**
- * Whether the best candidate answers the question well enough to be given as the answer:
- * it holds most of the question's weight in terms, or it is close in meaning and holds some.
+ * Whether the best candidate answers the question well enough to be given as the answer: it
+ * holds most of the question's weight in terms, or it is close in meaning and holds some of the
+ * question's terms and of its words alone. Words, not only identifiers: a question about another
+ * machine that shares a model number with a manual ("the timing belt of the RC-50 van") is close
+ * in meaning to every page that names it, and holds nothing else of the question.
  */
-export function decideRelevance(top: Pick<ScoredCandidate<unknown>, 'coverage' | 'semantic'> | undefined): boolean {
+export function decideRelevance(
+  top: { coverage: number; semantic: number | undefined; features: Pick<LexicalFeatures, 'wordCoverage'> } | undefined,
+): boolean {
   if (!top) return false;
   if (top.coverage >= RELEVANT_COVERAGE) return true;
   return (
-    top.semantic !== undefined && top.semantic >= RELEVANT_SEMANTIC && top.coverage >= RELEVANT_COVERAGE_WITH_SEMANTIC
+    top.semantic !== undefined &&
+    top.semantic >= RELEVANT_SEMANTIC &&
+    top.coverage >= RELEVANT_COVERAGE_WITH_SEMANTIC &&
+    top.features.wordCoverage >= RELEVANT_WORDS_WITH_SEMANTIC
   );
 }

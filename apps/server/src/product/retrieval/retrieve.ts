@@ -2,7 +2,17 @@ import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
 import { manualVisibleTo } from '../manuals/visibility.js';
 import type { Embedder } from './embedder.js';
-import { decideRelevance, fuseScores, type ScoredCandidate } from './rank.js';
+import {
+  decideRelevance,
+  fuseScores,
+  HEADING_WEIGHT,
+  type LexicalFeatures,
+  lexicalScore,
+  PHRASE_WEIGHT,
+  PROXIMITY_WEIGHT,
+  type ScoredCandidate,
+  TITLE_WEIGHT,
+} from './rank.js';
 import { searchTerms } from './search-terms.js';
 
 export interface Passage {
@@ -43,13 +53,6 @@ const COMMON_TERM_ROWS = 2000;
 const CANDIDATE_ROWS = 1500;
 /** The best lexical candidates that are reranked with their embeddings. */
 const RERANK_ROWS = 60;
-// The full-text score: the rarity-weighted share of the question's terms in the chunk, plus the
-// share in its section heading and its manual's title, cover density of all the terms, and the
-// share of the question's neighbouring word pairs found as phrases. Calibrated on bench/retrieval.
-const HEADING_WEIGHT = 0.5;
-const TITLE_WEIGHT = 0.5;
-const PROXIMITY_WEIGHT = 2;
-const PHRASE_WEIGHT = 0.25;
 
 interface Term {
   query: string;
@@ -144,6 +147,10 @@ export interface CandidateRow {
   in_title: number;
   proximity: number;
   phrases: number;
+  /** The chunk's search vector as text ('lexeme':positions ...), read for which words it holds. */
+  lexemes: string;
+  /** The same of its manual's title. */
+  title_lexemes: string;
 }
 
 /**
@@ -210,7 +217,8 @@ export async function findCandidates(
      best AS (
        SELECT s.*, t.in_title FROM scored s JOIN titled t ON t.id = s.manual_id
        ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / $10 + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8)
-     SELECT b.*, c.page_number, c.extracted_text, c.heading, c.embedding, m.title, m.file_url
+     SELECT b.*, c.page_number, c.extracted_text, c.heading, c.embedding, c.search::text AS lexemes,
+       (to_tsvector('english', m.title) || to_tsvector('simple', m.title))::text AS title_lexemes, m.title, m.file_url
      FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id`,
     [
       everyRare,
@@ -227,17 +235,32 @@ export async function findCandidates(
     ],
   );
   const vector = await questionVector;
-  return rows.map((row) => ({
-    row,
-    lexical:
-      (Number(row.matched) + HEADING_WEIGHT * Number(row.in_heading) + TITLE_WEIGHT * Number(row.in_title)) /
-        totalWeight +
-      PROXIMITY_WEIGHT * Number(row.proximity) +
-      PHRASE_WEIGHT * Number(row.phrases),
-    coverage: Number(row.matched) / totalWeight,
-    semantic: vector && row.embedding?.length ? cosine(vector, row.embedding) : undefined,
-  }));
+  const words = terms.flatMap((t, i) => (t.isCode ? [] : [{ ...t, weight: allWeights[i]! }]));
+  const wordWeight = words.reduce((sum, t) => sum + t.weight, 0);
+  return rows.map((row) => {
+    const held = new Set([...lexemesIn(row.lexemes), ...lexemesIn(row.title_lexemes)]);
+    const has = (t: Term) => lexemesOf(t.query).every((l) => held.has(l));
+    const features: LexicalFeatures = {
+      wordCoverage: wordWeight ? words.reduce((sum, t) => sum + (has(t) ? t.weight : 0), 0) / wordWeight : 0,
+      coverage: Number(row.matched) / totalWeight,
+      heading: Number(row.in_heading) / totalWeight,
+      title: Number(row.in_title) / totalWeight,
+      proximity: Number(row.proximity),
+      phrases: Number(row.phrases),
+    };
+    return {
+      row,
+      features,
+      lexical: lexicalScore(features),
+      coverage: features.coverage,
+      semantic: vector && row.embedding?.length ? cosine(vector, row.embedding) : undefined,
+    };
+  });
 }
+
+/** The lexemes of a tsvector's text ('pump':3,7A 'valv':5 gives pump, valv). */
+const lexemesIn = (vector: string) =>
+  new Set([...vector.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'")));
 
 /**
  * The passages of the manuals this caller may read that best answer the question, and whether

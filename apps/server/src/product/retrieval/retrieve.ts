@@ -167,17 +167,22 @@ export async function findCandidates(
   // A chunk found several ways is scored once, and `|| ''` detoasts its search vector once, before
   // the terms are matched against it. Scored in two steps: the cheap score over every candidate,
   // then the title bonus (per manual) and the text and embedding only for the best. A term
-  // restricted to weight A matches the heading.
+  // restricted to weight A matches the heading. The terms are matched by one inline expression per
+  // candidate, each tsquery a parameter of its own (a subquery per candidate cost several times more).
+  const termParams: string[] = [];
+  const param = (query: string) => `$${9 + termParams.push(query)}::tsquery`;
+  const weighted = (queries: string[]) =>
+    `(${queries.map((q, i) => `CASE WHEN search @@ ${param(q)} THEN ${weights[i]!}::float8 ELSE 0 END`).join(' + ')})`;
   const { rows } = await deps.pool.query<CandidateRow>(
     `WITH candidate AS (
        SELECT id, manual_id, search || ''::tsvector AS search
        FROM (SELECT DISTINCT ON (id) * FROM (${matching('$1')} UNION ALL ${matching('$2')} UNION ALL ${matching('$3')}) way) c),
      scored AS (
        SELECT id, manual_id,
-         (SELECT coalesce(sum(w), 0) FROM unnest($6::tsquery[], $7::float8[]) t(q, w) WHERE search @@ q) AS matched,
-         (SELECT coalesce(sum(w), 0) FROM unnest($11::tsquery[], $7::float8[]) t(q, w) WHERE search @@ q) AS in_heading,
+         ${weighted(found.map((t) => t.query))} AS matched,
+         ${weighted(found.map((t) => inHeading(t.query)))} AS in_heading,
          ts_rank_cd(search, $4::tsquery, 1) AS proximity,
-         (SELECT count(*) FROM unnest($9::tsquery[]) p WHERE search @@ p)::float8 / greatest(cardinality($9::tsquery[]), 1) AS phrases
+         (${phrases.map((p) => `(search @@ ${param(p)})::int`).join(' + ') || '0'})::float8 / ${Math.max(phrases.length, 1)} AS phrases
        FROM candidate),
      titled AS (
        SELECT m.id, (SELECT coalesce(sum(w), 0) FROM unnest($6::tsquery[], $7::float8[]) t(q, w)
@@ -185,7 +190,7 @@ export async function findCandidates(
        FROM manuals m WHERE m.id IN (SELECT DISTINCT manual_id FROM candidate)),
      best AS (
        SELECT s.*, t.in_title FROM scored s JOIN titled t ON t.id = s.manual_id
-       ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / $10 + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8)
+       ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / $9 + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8)
      SELECT b.*, c.page_number, c.extracted_text, c.heading, c.embedding, m.title, m.file_url
      FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id`,
     [
@@ -197,9 +202,8 @@ export async function findCandidates(
       found.map((t) => t.query),
       weights,
       RERANK_ROWS,
-      phrases,
       totalWeight,
-      found.map((t) => inHeading(t.query)),
+      ...termParams,
     ],
   );
   const vector = await questionVector;

@@ -60,68 +60,39 @@ interface Term {
   isCode: boolean;
 }
 
-/** A large library's terms are counted from PostgreSQL's statistics instead of the rows. */
-const ESTIMATE_FROM_CHUNKS = 50_000;
-
 /**
  * Each term as a tsquery (words through the English stemmer, codes as typed, as a phrase) with
- * the number of chunks it occurs in, and the library's size. Corpus counts only: no row is
- * returned. In a small library each term is counted, up to COMMON_TERM_ROWS, by a query of its
- * own with the tsquery as a value (so the planner sees how common it is). In a large one,
- * counting a term in a few percent of the chunks reads tens of thousands of rows, so the
- * counts come from ANALYZE's most common lexemes and their frequencies (pg_stats): a lexeme not
- * among them is rarer than the rarest listed.
+ * the number of chunks it occurs in, and the library's size, in one query. Corpus counts only, from
+ * search_terms (kept exact as chunks are stored and deleted: migration 015): no row of any manual is
+ * read. A term of several lexemes (a code such as PN-4471-B, a hyphenated word) counts as its
+ * rarest lexeme, the most chunks it can be in.
  */
 async function termStatistics(
   pool: pg.Pool,
   { words, codes, pairs }: ReturnType<typeof searchTerms>,
 ): Promise<{ terms: Term[]; chunks: number; phrases: string[] }> {
-  const { rows: all } = await pool.query<{ query: string; kind: 'word' | 'code' | 'phrase' }>(
-    `SELECT DISTINCT ON (q::text) q::text AS query, kind
-     FROM (SELECT plainto_tsquery('english', w) AS q, 'word' AS kind FROM unnest($1::text[]) w
-           UNION ALL SELECT phraseto_tsquery('simple', c), 'code' FROM unnest($2::text[]) c
-           UNION ALL SELECT phraseto_tsquery('english', p), 'phrase' FROM unnest($3::text[]) p) t
+  const { rows: all } = await pool.query<{
+    query: string;
+    kind: 'word' | 'code' | 'phrase';
+    rows: string;
+    chunks: string | null;
+  }>(
+    `SELECT DISTINCT ON (q::text) q::text AS query, kind,
+       (SELECT coalesce(min(coalesce(s.chunks, 0)), 0) FROM unnest(tsvector_to_array(v)) l LEFT JOIN search_terms s ON s.lexeme = l) AS rows,
+       (SELECT chunks FROM search_terms WHERE lexeme = '') AS chunks
+     FROM (SELECT plainto_tsquery('english', w) AS q, to_tsvector('english', w) AS v, 'word' AS kind FROM unnest($1::text[]) w
+           UNION ALL SELECT phraseto_tsquery('simple', c), to_tsvector('simple', c), 'code' FROM unnest($2::text[]) c
+           UNION ALL SELECT phraseto_tsquery('english', p), NULL, 'phrase' FROM unnest($3::text[]) p) t
      WHERE q::text <> '' AND (kind <> 'phrase' OR q::text LIKE '%<->%')`,
     [words, codes, pairs],
   );
-  const {
-    rows: [size],
-  } = await pool.query<{ estimate: number; elems: string[] | null; freqs: number[] | null }>(
-    `SELECT c.reltuples AS estimate, s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs
-     FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'manual_content' AND s.attname = 'search'
-     WHERE c.oid = 'manual_content'::regclass`,
-  );
-  const rows = all.filter((r) => r.kind !== 'phrase');
-  const phrases = all.filter((r) => r.kind === 'phrase').map((r) => r.query);
-  if (size && size.estimate > ESTIMATE_FROM_CHUNKS && size.elems?.length && size.freqs) {
-    const chunks = size.estimate;
-    const frequency = new Map(size.elems.map((lexeme, i) => [lexeme, size.freqs![i]!]));
-    const rarest = Math.min(...size.freqs.slice(0, size.elems.length));
-    const count = (query: string) =>
-      Math.round(chunks * Math.min(...lexemesOf(query).map((l) => frequency.get(l) ?? rarest / 2)));
-    return {
-      terms: rows.map((row) => ({
-        query: row.query,
-        rows: Math.max(1, count(row.query)),
-        isCode: row.kind === 'code',
-      })),
-      chunks,
-      phrases,
-    };
-  }
-  const terms = await Promise.all(
-    rows.map(async (row) => {
-      const { rows: counted } = await pool.query<{ n: string }>(
-        'SELECT count(*) AS n FROM (SELECT 1 FROM manual_content WHERE search @@ $1::tsquery LIMIT $2) s',
-        [row.query, COMMON_TERM_ROWS],
-      );
-      return { query: row.query, rows: Number(counted[0]!.n), isCode: row.kind === 'code' };
-    }),
-  );
-  const {
-    rows: [exact],
-  } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM manual_content');
-  return { terms, chunks: Number(exact!.n), phrases };
+  return {
+    terms: all
+      .filter((r) => r.kind !== 'phrase')
+      .map((r) => ({ query: r.query, rows: Number(r.rows), isCode: r.kind === 'code' })),
+    chunks: Number(all[0]?.chunks ?? 0),
+    phrases: all.filter((r) => r.kind === 'phrase').map((r) => r.query),
+  };
 }
 
 /** The lexemes of a tsquery's text, in order ('pn' <-> '4471' <-> 'b' gives pn, 4471, b). */
@@ -181,11 +152,16 @@ export async function findCandidates(
   const weights = found.map((t) => t.weight);
   const rare = found.filter((t) => t.rows < COMMON_TERM_ROWS);
   const selecting = rare.length > 0 ? rare : found;
-  // With no rare term, "any term" would be most of a large library: chunks with two of the three rarest terms instead.
-  const rarest = [...found].sort((a, b) => a.rows - b.rows).slice(0, 3);
+  // Any term: the rarest terms whose chunks fit in one way's rows together (at least the rarest),
+  // so every chunk with one of them is a candidate rather than the first rows in table order. When
+  // even the rarest is in more chunks than that, chunks with two of the three rarest terms instead.
+  const byRarity = [...found].sort((a, b) => a.rows - b.rows);
+  let rowsSoFar = 0;
+  const fitting = byRarity.filter((t) => (rowsSoFar += t.rows) <= CANDIDATE_ROWS);
+  const rarest = byRarity.slice(0, 3);
   const anyRare =
-    rare.length > 0 || rarest.length < 2
-      ? selecting.map((t) => `(${t.query})`).join(' | ')
+    fitting.length > 0 || rarest.length < 2
+      ? (fitting.length > 0 ? fitting : rarest).map((t) => `(${t.query})`).join(' | ')
       : rarest.flatMap((a, i) => rarest.slice(i + 1).map((b) => `((${a.query}) & (${b.query}))`)).join(' | ');
   const everyRare = selecting.length > 1 ? selecting.map((t) => `(${t.query})`).join(' & ') : null;
   const codeQuery =
@@ -196,19 +172,27 @@ export async function findCandidates(
   const every = found.map((t) => `(${t.query})`).join(' & ');
   const totalWeight = allWeights.reduce((a, b) => a + b, 0);
   const visible = `FROM manual_content c JOIN manuals m ON m.id = c.manual_id WHERE ${manualVisibleTo(opts.role, 'm')}`;
-  // `|| ''` detoasts each candidate's search vector once, here, instead of once per term below.
   const matching = (param: string) =>
-    `(SELECT c.id, c.manual_id, c.search || ''::tsvector AS search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $5)`;
-  // Scored in two steps: the cheap score over every candidate, then the title bonus (per manual)
-  // and the text and embedding only for the best. A term restricted to weight A matches the heading.
+    `(SELECT c.id, c.manual_id, c.search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $5)`;
+  // A chunk found several ways is scored once, and `|| ''` detoasts its search vector once, before
+  // the terms are matched against it. Scored in two steps: the cheap score over every candidate,
+  // then the title bonus (per manual) and the text and embedding only for the best. A term
+  // restricted to weight A matches the heading. The terms are matched by one inline expression per
+  // candidate, each tsquery a parameter of its own (a subquery per candidate cost several times more).
+  const termParams: string[] = [];
+  const param = (query: string) => `$${9 + termParams.push(query)}::tsquery`;
+  const weighted = (queries: string[]) =>
+    `(${queries.map((q, i) => `CASE WHEN search @@ ${param(q)} THEN ${weights[i]!}::float8 ELSE 0 END`).join(' + ')})`;
   const { rows } = await deps.pool.query<CandidateRow>(
-    `WITH candidate AS (${matching('$1')} UNION ALL ${matching('$2')} UNION ALL ${matching('$3')}),
+    `WITH candidate AS (
+       SELECT id, manual_id, search || ''::tsvector AS search
+       FROM (SELECT DISTINCT ON (id) * FROM (${matching('$1')} UNION ALL ${matching('$2')} UNION ALL ${matching('$3')}) way) c),
      scored AS (
-       SELECT DISTINCT ON (id) id, manual_id,
-         (SELECT coalesce(sum(w), 0) FROM unnest($6::tsquery[], $7::float8[]) t(q, w) WHERE search @@ q) AS matched,
-         (SELECT coalesce(sum(w), 0) FROM unnest($11::tsquery[], $7::float8[]) t(q, w) WHERE search @@ q) AS in_heading,
+       SELECT id, manual_id,
+         ${weighted(found.map((t) => t.query))} AS matched,
+         ${weighted(found.map((t) => inHeading(t.query)))} AS in_heading,
          ts_rank_cd(search, $4::tsquery, 1) AS proximity,
-         (SELECT count(*) FROM unnest($9::tsquery[]) p WHERE search @@ p)::float8 / greatest(cardinality($9::tsquery[]), 1) AS phrases
+         (${phrases.map((p) => `(search @@ ${param(p)})::int`).join(' + ') || '0'})::float8 / ${Math.max(phrases.length, 1)} AS phrases
        FROM candidate),
      titled AS (
        SELECT m.id, (SELECT coalesce(sum(w), 0) FROM unnest($6::tsquery[], $7::float8[]) t(q, w)
@@ -216,7 +200,7 @@ export async function findCandidates(
        FROM manuals m WHERE m.id IN (SELECT DISTINCT manual_id FROM candidate)),
      best AS (
        SELECT s.*, t.in_title FROM scored s JOIN titled t ON t.id = s.manual_id
-       ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / $10 + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8)
+       ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / $9 + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8)
      SELECT b.*, c.page_number, c.extracted_text, c.heading, c.embedding, c.search::text AS lexemes,
        (to_tsvector('english', m.title) || to_tsvector('simple', m.title))::text AS title_lexemes, m.title, m.file_url
      FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id`,
@@ -229,9 +213,8 @@ export async function findCandidates(
       found.map((t) => t.query),
       weights,
       RERANK_ROWS,
-      phrases,
       totalWeight,
-      found.map((t) => inHeading(t.query)),
+      ...termParams,
     ],
   );
   const vector = await questionVector;

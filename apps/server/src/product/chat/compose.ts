@@ -9,6 +9,8 @@ export interface ChatSource {
   fileUrl: string;
   /** Words of the passage as printed, for the viewer to find and highlight on the page. */
   quote: string;
+  /** The page holds a figure, a diagram or a ruled table: the answer shows a small image of it. */
+  hasFigure?: true;
 }
 
 export interface ComposedAnswer {

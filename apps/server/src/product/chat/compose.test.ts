@@ -195,6 +195,15 @@ describe('composeAnswer', () => {
     expect(text.indexOf('PCHAN')).toBeLessThan(text.indexOf('*CX-10'));
   });
 
+  it('shows a further page that carries the question as well, whatever the length of the best page', () => {
+    const other = passage(
+      'Alarm A12 can also follow a blocked condenser fan. Check that the fan turns freely before you restart the CX-10.',
+      { page: 30, chunkId: 'c2' },
+    );
+    const { text } = composeAnswer('The CX-10 trips on alarm A12, what do I do?', [passage(filterPage), other]);
+    expect(text).toContain('**CX-10 Compressor Service Manual, page 30** [2]');
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

@@ -309,7 +309,8 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const terms = questionTerms(question);
   const blocks = parseBlocks(best.text);
   const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
-  const bestScore = Math.max(0, ...direct.map((s) => s.score));
+  // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.
+  const bestScore = Math.max(0, ...direct.map((s) => termScore(s.text, terms)));
   const steps = stepsOf(blocks);
   const { rows, direct: lead } = rowsOf(blocks, direct);
   const leadText = directText(lead, blocks);
@@ -334,7 +335,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     if (shownPages.has(key)) continue;
     const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80);
     // A page is shown only when it carries the question about as well as the best one does.
-    if (Math.max(0, ...sentences.map((s) => s.score)) < Math.max(1, bestScore / 2)) continue;
+    if (Math.max(0, ...sentences.map((s) => termScore(s.text, terms))) < Math.max(1, bestScore / 2)) continue;
     shownPages.add(key);
     sources.push(sourceOf(passage, sentences[0]!.text));
     const text = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);

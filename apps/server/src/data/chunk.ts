@@ -1,6 +1,8 @@
 export interface PageText {
   page: number;
   text: string;
+  /** The page holds a figure, a diagram or a ruled table (PDF pages only). */
+  figure?: boolean;
 }
 
 export interface TextChunk {

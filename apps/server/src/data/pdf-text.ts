@@ -1,6 +1,7 @@
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { ApiError } from '../errors.js';
 import type { PageText } from './chunk.js';
+import { holdsFigure } from './pdf-figures.js';
 import { layoutText } from './pdf-layout.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -25,16 +26,22 @@ async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
   }
 }
 
-async function pageText(pdf: PdfDocument, pageNumber: number): Promise<string> {
+/** A page's text, and whether it holds a figure, a diagram or a ruled table (what a thumbnail of the page would show). */
+async function readPage(pdf: PdfDocument, pageNumber: number): Promise<{ text: string; figure: boolean }> {
   const page = await pdf.getPage(pageNumber);
   try {
     const content = await page.getTextContent();
     const monospace = new Set(Object.entries(content.styles).filter(([, style]) => style.fontFamily === 'monospace').map(([name]) => name));
-    return layoutText(
+    const text = layoutText(
       content.items.flatMap((item) =>
         'str' in item ? [{ str: item.str, x: item.transform[4], y: item.transform[5], width: item.width, size: Math.hypot(item.transform[2], item.transform[3]), monospace: monospace.has(item.fontName), hasEOL: item.hasEOL }] : [],
       ),
     );
+    const [left = 0, bottom = 0, right = 0, top = 0] = page.view;
+    const { OPS } = await getResolvedPDFJS();
+    // A damaged drawing costs the page its figure mark, not its text.
+    const figure = await page.getOperatorList().then((operators) => holdsFigure(operators, OPS, (right - left) * (top - bottom)), () => false);
+    return { text, figure };
   } finally {
     page.cleanup();
   }
@@ -72,12 +79,14 @@ export async function readPdfPages(bytes: Uint8Array, emit: (page: PageText) => 
     for (let n = 1; n <= pdf.numPages; n++) {
       // One damaged page should not cost the manual its other pages.
       let broken = false;
-      const text = await pageText(pdf, n).catch(() => ((broken = true), failed++, ''));
+      const { text, figure } = await readPage(pdf, n).catch(() => ((broken = true), failed++, { text: '', figure: false }));
+      const scanned = !broken && text.replace(/[^\p{L}\p{N}]/gu, '').length < scanBelowCharacters;
+      // A scanned page is one big image: its figure, if any, cannot be told from its text.
       if (text) {
-        emit({ page: n, text });
+        emit({ page: n, text, ...(figure && !scanned ? { figure } : {}) });
         emitted++;
       }
-      if (!broken && text.replace(/[^\p{L}\p{N}]/gu, '').length < scanBelowCharacters) {
+      if (scanned) {
         emitScan(n);
         scans++;
       }

@@ -19,6 +19,7 @@ function sourcesOf(data: unknown): ChatSource[] {
       page: typeof item.page === 'number' ? item.page : null,
       fileUrl: typeof item.fileUrl === 'string' ? item.fileUrl : '',
       ...(typeof item.quote === 'string' ? { quote: item.quote } : {}),
+      ...(item.hasFigure === true ? { hasFigure: true } : {}),
     }));
 }
 

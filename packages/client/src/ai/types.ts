@@ -109,6 +109,8 @@ export interface ChatSource {
   fileUrl: string;
   /** Words of the passage as printed on the page, to find and highlight it there. */
   quote?: string;
+  /** The page holds a figure, a diagram or a ruled table: the answer shows a small image of it. */
+  hasFigure?: boolean;
 }
 
 /** What the chat read from an attached photo: its text, the identifiers in it and the manual they name. */

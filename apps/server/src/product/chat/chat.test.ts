@@ -45,6 +45,24 @@ describe('POST /api/app/:projectId/chat without a model', () => {
   });
 });
 
+describe('a cited page that holds a figure', () => {
+  it('is marked hasFigure, so the app shows a small image of it; a page without one is not', async () => {
+    // As ingestion records it for a PDF page with a diagram or a ruled table (pdf-figures.ts).
+    await chat.pool.query("UPDATE manuals SET figure_pages = '{2}' WHERE id = 'manual_boiler'");
+    try {
+      const user = await chat.signUp('technician');
+      const { sources } = await readSse(
+        await chat.ask(user, { question: 'GB-90 fault F28, the boiler will not ignite' }),
+      );
+      expect(sources[0]).toMatchObject({ manualId: 'manual_boiler', page: 2, hasFigure: true });
+      expect(sources.slice(1).some((s) => s.hasFigure)).toBe(false);
+      expect(sources.length).toBeGreaterThan(1);
+    } finally {
+      await chat.pool.query("UPDATE manuals SET figure_pages = '{}' WHERE id = 'manual_boiler'");
+    }
+  });
+});
+
 describe('a question the library does not cover', () => {
   it('begins "I couldn\'t find this in your manuals." and offers the closest pages, marked as suggestions, citing nothing', async () => {
     const user = await chat.signUp('technician');

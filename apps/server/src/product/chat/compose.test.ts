@@ -154,6 +154,56 @@ describe('composeAnswer', () => {
     expect(text).not.toMatch(/```\nusing the -B/);
   });
 
+  it('names the option a description is printed under, in code, and does not repeat it as a block', () => {
+    const page = [
+      'Options',
+      '',
+      '```',
+      '--acall-ajmp',
+      '```',
+      '',
+      'Replaces lcall/ljmp with acall/ajmp. You may need to use this option for some 8051 derivatives which lack the lcall/ljmp instructions.',
+      '',
+      '```',
+      '--no-peep',
+      '```',
+      '',
+      'Disables the peephole optimizer.',
+      '',
+      '--xstack Uses a pseudo stack in the first 256 bytes of external RAM for variables and parameters. Use this option when the internal stack overflows.',
+    ].join('\n');
+    const { text } = composeAnswer('my 8051 derivative has no lcall/ljmp instructions', [passage(page)]);
+    expect(
+      text.startsWith('`--acall-ajmp`: Replaces lcall/ljmp with acall/ajmp. You may need to use this option'),
+    ).toBe(true);
+    expect(text).not.toContain('```\n--acall-ajmp\n```');
+    expect(text).not.toContain('--no-peep');
+    // The option at the head of its paragraph, named for the sentence that points back at it.
+    const stack = composeAnswer('internal stack overflows', [passage(page)]).text;
+    expect(stack.startsWith('`--xstack`: Use this option when the internal stack overflows.')).toBe(true);
+  });
+
+  it('weighs a word of the question by how few sentences of the page carry it', () => {
+    // "power", "VDMOS" and "model" are all over the page; only one sentence names the flag asked about.
+    const page = [
+      'The VDMOS power model is a simple power MOS model. The VDMOS power model has three terminals. The VDMOS power model needs no level. The VDMOS power model reads the datasheet values.',
+      'The VDMOS model is invoked by its token. The VDMOS model has a thermal network. The VDMOS model has a subthreshold current. The VDMOS model has quasi-saturation. The VDMOS model has a body diode.',
+      'P-channel devices are selected by the model flag PCHAN.',
+    ].join('\n\n');
+    const { text } = composeAnswer('power model VDMOS, which flag for p-channel', [passage(page)]);
+    expect(text.indexOf('PCHAN')).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf('PCHAN')).toBeLessThan(text.indexOf('*CX-10'));
+  });
+
+  it('shows a further page that carries the question as well, whatever the length of the best page', () => {
+    const other = passage(
+      'Alarm A12 can also follow a blocked condenser fan. Check that the fan turns freely before you restart the CX-10.',
+      { page: 30, chunkId: 'c2' },
+    );
+    const { text } = composeAnswer('The CX-10 trips on alarm A12, what do I do?', [passage(filterPage), other]);
+    expect(text).toContain('**CX-10 Compressor Service Manual, page 30** [2]');
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

@@ -9,6 +9,8 @@ export interface ChatSource {
   fileUrl: string;
   /** Words of the passage as printed, for the viewer to find and highlight on the page. */
   quote: string;
+  /** The page holds a figure, a diagram or a ruled table: the answer shows a small image of it. */
+  hasFigure?: true;
 }
 
 export interface ComposedAnswer {
@@ -69,10 +71,11 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
   const texts = blocks.flatMap((block, index) =>
     block.kind === 'prose' ? block.sentences.map((text) => ({ text, block: index })) : [],
   );
+  // Inverse sentence frequency: a word in one sentence of thirty weighs about 3.4, one in all of them 0.7.
   const weights = new Map(
     terms.words.map((word) => {
       const found = texts.filter((t) => hasWord(t.text, word)).length;
-      return [word, found === 0 ? 1 : 1 + 1 / found];
+      return [word, found === 0 ? 1 : Math.log(1 + texts.length / found)];
     }),
   );
   return texts.map((t, order) => ({ ...t, score: termScore(t.text, terms, weights), order }));
@@ -93,9 +96,7 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
   // Of two sentences that carry as much of the question, the shorter says it more directly.
   const ranked =
     best > 0
-      ? weighed
-          .filter((s) => s.score >= Math.max(1, best / 2))
-          .sort((a, b) => b.score - a.score || a.text.length - b.text.length)
+      ? weighed.filter((s) => s.score >= best / 2).sort((a, b) => b.score - a.score || a.text.length - b.text.length)
       : weighed.slice(0, 2);
   const chosen: Scored[] = [];
   let length = 0;
@@ -197,11 +198,45 @@ function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Sc
   return { rows, direct };
 }
 
+/** Inline code that shows `text` exactly, whatever backticks it holds. */
+function inlineCode(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${/^`|`$/.test(text) ? ` ${text} ` : text}${fence}`;
+}
+
+// An option as printed at the head of its entry: "-F", "--acall-ajmp", "‘rawfreq=0..3’", "-c programmer-id",
+// ".options reltol=0.001", "set ngbehavior=ltpsa".
+const optionAtStart = /^[‘'"]?(-{1,2}[A-Za-z][\w-]*|\.[a-z]\w*|(?:[a-z]+ )?[A-Za-z][\w-]*=\S*)/;
+const isOptionLine = (code: string) =>
+  !code.includes('\n') && code.trim().length <= 60 && optionAtStart.test(code.trim());
+// "Use this option for ...": a sentence that names its option only by pointing back at it.
+const pointsBack = /\b(?:this|that|the above) (?:option|switch|flag|keyword|variable|parameter|command)\b/i;
+
+/**
+ * The option a sentence describes when it does not name it: printed on the line before its
+ * description (an option list), or at the head of the sentence's paragraph ("--acall-ajmp
+ * Replaces ... You may need to use this option ...").
+ */
+function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
+  const paragraph = blocks[sentence.block];
+  if (paragraph?.kind !== 'prose') return undefined;
+  const place = paragraph.sentences.indexOf(sentence.text);
+  if (place > 0 && pointsBack.test(sentence.text)) {
+    const head = optionAtStart.exec(paragraph.sentences[0]!)?.[1];
+    if (head && !sentence.text.includes(head)) return head;
+  }
+  const before = blocks[sentence.block - 1];
+  if (before?.kind !== 'code' || !isOptionLine(before.text)) return undefined;
+  return place === 0 || pointsBack.test(sentence.text) ? before.text.trim() : undefined;
+}
+
 /** The direct answer's sentences: one paragraph's run on, another paragraph starts a new line. */
-function directText(sentences: Scored[]): string {
+function directText(sentences: Scored[], blocks: Block[]): string {
   const lines: string[] = [];
   sentences.forEach((s, i) => {
-    const text = escapeMarkdown(clip(s.text, DIRECT_ANSWER_CHARS));
+    const subject = i === 0 || sentences[i - 1]!.block !== s.block ? subjectOf(blocks, s) : undefined;
+    const text = (subject ? `${inlineCode(subject)}: ` : '') + escapeMarkdown(clip(s.text, DIRECT_ANSWER_CHARS));
     if (i > 0 && sentences[i - 1]!.block === s.block) lines[lines.length - 1] += ` ${text}`;
     else lines.push(text);
   });
@@ -220,11 +255,20 @@ function stepsOf(blocks: Block[]): string[] {
 }
 
 /** The code blocks that name a term of the question, else the one right after the chosen sentences (what they introduce). */
-function codeOf(blocks: Block[], terms: Terms, after: number): string[] {
-  const code = blocks.flatMap((b, index) => (b.kind === 'code' ? [{ text: b.text, index }] : []));
+function codeOf(blocks: Block[], terms: Terms, after: number, shown: Set<number>): string[] {
+  const code = blocks.flatMap((b, index) => (b.kind === 'code' && !shown.has(index) ? [{ text: b.text, index }] : []));
   if (code.length === 0) return [];
   const matching = code.filter((c) => termScore(c.text, terms) > 0);
-  const next = code.find((c) => c.index > after && c.index <= after + 2);
+  // Unless the sentences end in a colon ("add the following .option card:"), a command-line option
+  // printed above its own description is the next entry of an option list, not what they introduce.
+  const introduces = after >= 0 && /:\s*$/.test(blocks[after]?.kind === 'prose' ? blocks[after].sentences.at(-1)! : '');
+  const next = code.find(
+    (c) =>
+      c.index > after &&
+      c.index <= after + 2 &&
+      (introduces ||
+        !(/^-{1,2}[A-Za-z]/.test(c.text) && isOptionLine(c.text) && blocks[c.index + 1]?.kind === 'prose')),
+  );
   const chosen = matching.length > 0 ? matching.slice(0, MAX_CODE_BLOCKS) : next ? [next] : [];
   return chosen.map((c) => {
     const lines = c.text.split('\n');
@@ -265,14 +309,19 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const terms = questionTerms(question);
   const blocks = parseBlocks(best.text);
   const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
-  const bestScore = Math.max(0, ...direct.map((s) => s.score));
+  // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.
+  const bestScore = Math.max(0, ...direct.map((s) => termScore(s.text, terms)));
   const steps = stepsOf(blocks);
-  const code = codeOf(blocks, terms, direct.at(-1)?.block ?? -1);
+  const { rows, direct: lead } = rowsOf(blocks, direct);
+  const leadText = directText(lead, blocks);
+  // An option printed above its description is in the lead already, not again as a code block.
+  const subjects = new Set(
+    lead.filter((s) => blocks[s.block - 1]?.kind === 'code' && subjectOf(blocks, s)).map((s) => s.block - 1),
+  );
+  const code = codeOf(blocks, terms, direct.at(-1)?.block ?? -1, subjects);
   const quote = direct[0]?.text ?? quoteOf(question, best.text);
   const sources = [sourceOf(best, quote)];
 
-  const { rows, direct: lead } = rowsOf(blocks, direct);
-  const leadText = directText(lead);
   const parts = [`${leadText ? `${leadText}\\\n` : ''}*${label(best)}* [1]`];
   if (rows.length > 0) parts.push(rows.join('\n'));
   if (steps.length > 0) parts.push(steps.join('\n'));
@@ -286,7 +335,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     if (shownPages.has(key)) continue;
     const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80);
     // A page is shown only when it carries the question about as well as the best one does.
-    if (Math.max(0, ...sentences.map((s) => s.score)) < Math.max(1, bestScore / 2)) continue;
+    if (Math.max(0, ...sentences.map((s) => termScore(s.text, terms))) < Math.max(1, bestScore / 2)) continue;
     shownPages.add(key);
     sources.push(sourceOf(passage, sentences[0]!.text));
     const text = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);

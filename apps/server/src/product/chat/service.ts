@@ -9,6 +9,7 @@ import { withKnownCitations } from './citations.js';
 import { type ChatSource, composeAnswer } from './compose.js';
 import { isFollowUp, rankFollowUp, recentExchanges, searchQuestion } from './follow-up.js';
 import { notFoundAnswer } from './not-found.js';
+import { markFigurePages } from './page-figures.js';
 import { type PhotoReading, describePhoto, understandPhoto } from './photo.js';
 import { photoPromptNote, retrieveForPhoto, withPhotoLead } from './photo-answer.js';
 import { CHAT_SYSTEM_PROMPT, buildChatPrompt, numberExcerpts } from './prompt.js';
@@ -82,7 +83,7 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
     if (photo && !photo.text && !typed) return { sources: [], photo, parts: streamWords(describePhoto(photo)) };
     if (!relevant) return { sources: [], photo, parts: streamWords(lead + notice.trim()) };
     const answer = composeAnswer(searched, await widenToPage(deps.pool, passages));
-    return { sources: answer.sources, photo, parts: streamWords(lead + answer.text) };
+    return { sources: await markFigurePages(deps.pool, answer.sources), photo, parts: streamWords(lead + answer.text) };
   }
   const excerpts = numberExcerpts(searched, passages);
   const prompt = buildChatPrompt(question, excerpts) + (photo ? photoPromptNote(photo) : '');
@@ -105,7 +106,11 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
     excerpts.sources.length,
   );
   const answered = notice ? prefixed(notice, cited) : cited;
-  return { sources: excerpts.sources, photo, parts: photo ? withPhotoLead(photo, answered) : answered };
+  return {
+    sources: await markFigurePages(deps.pool, excerpts.sources),
+    photo,
+    parts: photo ? withPhotoLead(photo, answered) : answered,
+  };
 }
 
 async function* prefixed(text: string, parts: AsyncIterable<AiTextPart>): AsyncIterable<AiTextPart> {

@@ -99,8 +99,8 @@ export async function ingestManual(
       );
       await deleteFileText(client, manual.file_url);
       await client.query(
-        "UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2, ocr_pages = $3 WHERE id = $1",
-        [manual.id, pages.length, ocrPages],
+        "UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2, ocr_pages = $3, figure_pages = $4 WHERE id = $1",
+        [manual.id, pages.length, ocrPages, pages.filter((p) => p.figure).map((p) => p.page)],
       );
       return chunks.length;
     });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeDocx, makePdf, tinyPng } from '../../data/fixtures/make-documents.js';
+import { makeDocx, makeFigurePdf, makePdf, tinyPng } from '../../data/fixtures/make-documents.js';
 import type { TestUser } from '../../test-support/users.js';
 import {
   addManual,
@@ -128,6 +128,21 @@ describe('manual ingestion', () => {
       }),
     ]);
     expect(await pagesMatching(manual.id, 'E42')).toEqual([1]);
+  });
+
+  it('records the pages of a PDF that hold a figure, and none for a Word manual', async () => {
+    const lines = (n: number) => [`Page ${n}: condenser fan.`, 'Check the fan wiring against the diagram.'];
+    const pdf = await makeFigurePdf([lines(1), lines(2), lines(3)], { figurePage: 3, logoPage: 1 });
+    const manual = await addManual(app, people.technician, { fileName: 'fan-wiring.pdf', bytes: pdf });
+    const docx = await makeDocx(['Fan wiring notes.', 'Check the fan wiring against the diagram.']);
+    const word = await addManual(app, people.technician, { fileName: 'fan-notes.docx', bytes: docx });
+    for (const { id } of [manual, word])
+      expect(await waitForIngestion(lib.pool, id)).toMatchObject({ processing_status: 'ready' });
+    const { rows } = await lib.pool.query<{ id: string; figure_pages: number[] }>(
+      'SELECT id, figure_pages FROM manuals WHERE id = ANY($1)',
+      [[manual.id, word.id]],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.figure_pages]))).toEqual({ [manual.id]: [3], [word.id]: [] });
   });
 
   it('ingests a Latin-1 text manual with its accents intact', async () => {

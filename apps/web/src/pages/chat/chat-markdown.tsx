@@ -5,7 +5,8 @@ import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 
 import { sourceLabel } from './open-source';
-import { citationNumber, remarkCitations } from './remark-citations';
+import { PageThumbnail } from './page-thumbnail';
+import { citationNumber, pageImageNumber, remarkCitations, remarkPageImages } from './remark-citations';
 import { SourceLink } from './source-link';
 
 /**
@@ -23,8 +24,13 @@ function isOwnOrigin(src: unknown): src is string {
   }
 }
 
+const Sources = createContext<ChatSource[]>([]);
+
 function OwnOriginImage({ src, alt }: ComponentProps<'img'>) {
   const [failed, setFailed] = useState(false);
+  const sources = useContext(Sources);
+  const figure = sources[pageImageNumber(src) - 1];
+  if (figure) return figure.hasFigure ? <PageThumbnail source={figure} /> : null;
   if (!isOwnOrigin(src) || failed) return alt ? <span className="text-muted-foreground italic">[{alt}]</span> : null;
   return (
     <img
@@ -36,8 +42,6 @@ function OwnOriginImage({ src, alt }: ComponentProps<'img'>) {
     />
   );
 }
-
-const Sources = createContext<ChatSource[]>([]);
 
 /**
  * An inline citation [n]: opens source n as the sources list does. The link itself is 44 px for
@@ -112,7 +116,11 @@ export const ChatMarkdown = memo(function ChatMarkdown({
   content: string;
   sources?: ChatSource[];
 }) {
-  const remarkPlugins = useMemo(() => [remarkGfm, remarkCitations(sources.length)], [sources.length]);
+  const figures = sources.flatMap((s, i) => (s.hasFigure ? [i + 1] : [])).join(',');
+  const remarkPlugins = useMemo(
+    () => [remarkGfm, remarkCitations(sources.length), remarkPageImages(figures ? figures.split(',').map(Number) : [])],
+    [sources.length, figures],
+  );
   return (
     <Sources.Provider value={sources}>
       <div className={prose}>

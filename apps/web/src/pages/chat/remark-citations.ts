@@ -36,3 +36,37 @@ function visit(node: Node, count: number) {
 export function remarkCitations(count: number) {
   return () => (tree: Node) => visit(tree, count);
 }
+
+/** The in-answer address of the image of source n's page; ChatMarkdown renders it as a PageThumbnail. */
+export const pageImageHref = (n: number) => `#page-image-${n}`;
+export const pageImageNumber = (src: string | undefined) => Number(/^#page-image-(\d{1,2})$/.exec(src ?? '')?.[1] ?? 0);
+
+function citedIn(node: Node, found: number[] = []): number[] {
+  const n = node.type === 'link' ? citationNumber(node.url) : 0;
+  if (n) found.push(n);
+  for (const child of node.children ?? []) citedIn(child, found);
+  return found;
+}
+
+/**
+ * The plugin that shows a small image of a cited page holding a figure (`figures`: the source
+ * numbers whose page has one) under the block of the answer that first cites it. Runs after
+ * remarkCitations, whose links it reads.
+ */
+export function remarkPageImages(figures: number[]) {
+  return () => (tree: Node) => {
+    if (!tree.children || figures.length === 0) return;
+    const shown = new Set<number>();
+    tree.children = tree.children.flatMap((block) => {
+      const images = citedIn(block).filter((n) => figures.includes(n) && !shown.has(n));
+      for (const n of images) shown.add(n);
+      return [
+        block,
+        ...images.map((n) => ({
+          type: 'paragraph',
+          children: [{ type: 'image', url: pageImageHref(n), children: [] }],
+        })),
+      ];
+    });
+  };
+}

@@ -150,4 +150,5 @@ export interface ChatSource {
   page: number | null;
   fileUrl: string;
   quote: string;
+  hasFigure?: true;
 }

@@ -1,0 +1,132 @@
+// A cited PDF page that holds a figure (issue 16): the answer shows a small image of the page
+// under the passage, drawn in the browser by pdf.js once the answer is on screen, and tapping it
+// opens the page in the in-app viewer. A real PDF with a wiring diagram on page 2 is uploaded
+// and ingested by the real server (which finds the diagram), and the live chat (no AI model)
+// answers from it, at phone and desktop width in real Chromium.
+import { randomBytes } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+import { makeFigurePdf } from '../apps/server/src/data/fixtures/make-documents.js';
+import { ManualViewer } from './pages/manual-viewer.js';
+import { launchBrowser, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { openChatAsNewUser } from './support/seeded-chat.js';
+import { startServer, type TestServer } from './support/server.js';
+import { serviceApi } from './support/viewer-library.js';
+
+const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
+const TITLE = 'CF-300 Condenser Fan Service Manual';
+const PAGES = [
+  ['CF-300 Condenser Fan Service Manual', 'Safety: lock out the supply before opening any panel.'],
+  [
+    'Wiring the fan motor',
+    'Wire the CF-300 fan motor M1 through contactor K1 as shown in Figure 2.',
+    'Keep the three phases in the order shown, or the fan turns backwards.',
+  ],
+  ['Cleaning the fan blades', 'Brush the blades clean every 500 hours and check that the fan turns freely.'],
+];
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
+  const api = serviceApi(server.url, SERVICE_KEY);
+  const pdf = await makeFigurePdf(PAGES, { figurePage: 2 });
+  const fileUrl = await api.store('cf-300-service.pdf', 'application/pdf', pdf);
+  await api.insert('manuals', {
+    id: 'manual_cf300',
+    title: TITLE,
+    file_url: fileUrl,
+    file_name: 'cf-300-service.pdf',
+    file_type: 'application/pdf',
+  });
+  for (let i = 0; ; i++) {
+    const result = JSON.stringify(
+      await api.sql([{ sql: 'SELECT processing_status FROM manuals WHERE id = ?', args: ['manual_cf300'] }]),
+    );
+    if (result.includes('ready')) break;
+    if (result.includes('failed') || i === 300) throw new Error(`the manual was not ingested: ${result}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe.each(VIEWPORT_NAMES)('an answer citing a page with a figure, on %s', (viewport: ViewportName) => {
+  // Ingestion, sign-up, the answer, pdf.js and the viewer: slow on a loaded machine, so more time than the default.
+  test(
+    'shows a small image of the page under the passage; tapping it opens the page in the viewer',
+    { timeout: 180_000 },
+    async () => {
+      const { page, context, errors, chat } = await openChatAsNewUser({
+        browser,
+        serverUrl: server.url,
+        viewport,
+        displayName: 'Fay Figure',
+      });
+      const pdfjsRequests: string[] = [];
+      page.on('request', (request) => {
+        if (/pdf\.worker|pdfjs/i.test(request.url())) pdfjsRequests.push(request.url());
+      });
+      try {
+        // pdf.js is no part of the chat until a page is to be drawn.
+        expect(pdfjsRequests).toEqual([]);
+        await chat.sendUserMessage('How is the CF-300 fan motor wired?');
+        const answer = await chat.waitForAnswer();
+        expect(await answer.getAttribute('data-status')).toBe('done');
+
+        // One image, for the page with the diagram, in a box of fixed size, drawn from the PDF.
+        const image = answer.getByRole('link', {
+          name: `Picture of ${TITLE}, page 2 (a figure or table). Opens the page.`,
+        });
+        await image.waitFor();
+        expect(await answer.locator('[data-page-thumbnail]').count()).toBe(1);
+        const box = (await answer.locator('[data-page-thumbnail]').boundingBox())!;
+        expect([Math.round(box.width), Math.round(box.height)]).toEqual([240, 310]);
+        expect(pdfjsRequests.length).toBeGreaterThan(0);
+        // The drawn page carries the diagram's ink: dark pixels in the lower half of the page,
+        // where only the diagram is (the page's text is in its top third).
+        const ink = await image.locator('img').evaluate(async (img: HTMLImageElement) => {
+          await img.decode();
+          const canvas = document.createElement('canvas');
+          canvas.width = img.naturalWidth;
+          canvas.height = img.naturalHeight;
+          const context2d = canvas.getContext('2d')!;
+          context2d.drawImage(img, 0, 0);
+          const { data } = context2d.getImageData(0, canvas.height / 2, canvas.width, canvas.height / 2);
+          let dark = 0;
+          for (let i = 0; i < data.length; i += 4) if (data[i]! + data[i + 1]! + data[i + 2]! < 300) dark++;
+          return dark;
+        });
+        expect(ink).toBeGreaterThan(100);
+
+        // Under the passage: after the lead sentence that cites page 2, before the sources list.
+        const lead = answer.getByText('Wire the CF-300 fan motor M1 through contactor K1 as shown in Figure 2.');
+        const leadBox = (await lead.boundingBox())!;
+        const sourcesBox = (await answer.getByRole('list', { name: 'Sources' }).boundingBox())!;
+        expect(box.y).toBeGreaterThan(leadBox.y);
+        expect(box.y + box.height).toBeLessThan(sourcesBox.y);
+
+        await answer.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await saveScreenshot(page, `answer-figure-${viewport}`);
+
+        await image.click();
+        const viewer = new ManualViewer(page);
+        await viewer.dialog.waitFor();
+        await viewer.waitForPage(2);
+        expect(await viewer.title.textContent()).toBe(TITLE);
+        await page.keyboard.press('Escape');
+        await viewer.dialog.waitFor({ state: 'hidden' });
+
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});

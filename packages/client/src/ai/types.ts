@@ -1,3 +1,5 @@
+import type { ChatSource } from '@fieldassist/client/chat-sources';
+
 export type AiContentPart = { type: 'text'; text: string } | { type: 'image'; image: string };
 
 export interface AiMessage {
@@ -99,16 +101,6 @@ export interface TranscriptionResponse {
   language?: string;
   duration?: number;
   segments?: { text: string; start: number; end: number }[];
-}
-
-/** A manual page the chat answer was grounded on; the answer cites sources[n - 1] as [n]. */
-export interface ChatSource {
-  manualId: string;
-  title: string;
-  page: number | null;
-  fileUrl: string;
-  /** Words of the passage as printed on the page, to find and highlight it there. */
-  quote?: string;
 }
 
 /** What the chat read from an attached photo: its text, the identifiers in it and the manual they name. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { Manual, UploadedManualFile } from '@fieldassist/client/manuals';
 import { canDeleteManuals, canWriteLibrary } from '@fieldassist/client/roles';
 import type pg from 'pg';
 import type { AiProvider } from '../../ai/provider.js';
@@ -45,18 +46,6 @@ const libraryPath = (fileName: string) =>
   `${LIBRARY_FOLDER}/${Date.now()}/${fileName.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').trim() || 'manual'}`;
 /** A manual's file type is the media type alone (text/plain, not text/plain; charset=utf-8). */
 const mediaType = (contentType: string) => contentType.split(';')[0]!.trim();
-
-export interface UploadedManualFile {
-  /** The storage path: what saveManual and discardUpload take. */
-  path: string;
-  fileUrl: string;
-  fileName: string;
-  fileSize: number;
-  fileType: string;
-  metadata: ManualMetadata;
-  /** Set when the file's text could not be read (corrupt, empty, scanned): why, in the extractor's words. */
-  unreadable?: string;
-}
 
 /**
  * Stores a manual's file in the library, reads its text once (kept for its ingestion) and reads
@@ -114,28 +103,6 @@ export interface SaveManualInput extends Partial<ManualMetadata> {
   tagIds: string[];
 }
 
-/** A saved manual as the client receives it (camelCase, as the REST API's rows become in the SDK). */
-export interface SavedManual {
-  id: string;
-  versionId: string | null;
-  title: string;
-  fileUrl: string;
-  fileName: string;
-  fileSize: number;
-  fileType: string | null;
-  description: string | null;
-  documentType: 'manual' | 'system_planner';
-  technology: string | null;
-  datePublished: string | null;
-  partNumber: string | null;
-  createdAt: string;
-  updatedAt: string;
-  uploadedBy: string | null;
-  processingStatus: 'pending' | 'processing' | 'ready' | 'failed';
-  processingError: string | null;
-  pageCount: number | null;
-}
-
 /** The file the caller uploaded to the library (or any, for an admin or the service key); else NOT_FOUND. */
 async function ownLibraryFile(deps: ManualsDeps, caller: LibraryWriter, path: string) {
   const object = await deps.files.findByPath(path);
@@ -153,13 +120,13 @@ async function ownLibraryFile(deps: ManualsDeps, caller: LibraryWriter, path: st
  * values are saved as absent; the title then comes from the file name.
  * Throws UNAUTHORIZED, FORBIDDEN, NOT_FOUND (not the caller's upload), CONFLICT (unknown version or tag).
  */
-export async function saveManual(deps: ManualsDeps, opts: { caller: Caller } & SaveManualInput): Promise<SavedManual> {
+export async function saveManual(deps: ManualsDeps, opts: { caller: Caller } & SaveManualInput): Promise<Manual> {
   const caller = requireLibraryWriter(opts.caller);
   const file = await ownLibraryFile(deps, caller, opts.path);
   const fileName = opts.fileName?.trim() || file.fileName;
   const id = `manual_${randomBytes(16).toString('hex')}`;
   return transaction(deps.pool, async (client) => {
-    const { rows } = await client.query<SavedManual>(
+    const { rows } = await client.query<Manual>(
       `INSERT INTO manuals (id, version_id, title, file_url, file_name, file_size, file_type, description, document_type, technology, date_published, part_number, uploaded_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'manual', $9, $10, $11, $12)
        RETURNING id, version_id AS "versionId", title, file_url AS "fileUrl", file_name AS "fileName", file_size::float8 AS "fileSize", file_type AS "fileType",

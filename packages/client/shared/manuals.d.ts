@@ -22,6 +22,8 @@ export interface UploadedManualFile {
   metadata: ManualMetadata;
   /** Set when the file's text could not be read (corrupt, empty): the server says why. */
   unreadable?: string;
+  /** Set when the file is kept but its text is read later: a PDF of scanned pages only, read by OCR at ingestion. */
+  notice?: string;
 }
 
 export declare const PROCESSING_STATUSES: readonly ['pending', 'processing', 'ready', 'failed'];

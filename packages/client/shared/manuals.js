@@ -24,6 +24,8 @@ export const ZUploadedManualFile = z.object({
   metadata: ZManualMetadata,
   /** Set when the file's text could not be read (corrupt, empty): the server says why. */
   unreadable: z.string().optional(),
+  /** Set when the file is kept but its text is read later: a PDF of scanned pages only, read by OCR at ingestion. */
+  notice: z.string().optional(),
 });
 
 export const PROCESSING_STATUSES = ['pending', 'processing', 'ready', 'failed'];

@@ -47,10 +47,14 @@ const libraryPath = (fileName: string) =>
 /** A manual's file type is the media type alone (text/plain, not text/plain; charset=utf-8). */
 const mediaType = (contentType: string) => contentType.split(';')[0]!.trim();
 
+export const SCANNED_NOTICE =
+  'This PDF is scanned pages only: its text will be read by OCR while the manual is processed, so its details come from the file name';
+
 /**
  * Stores a manual's file in the library, reads its text once (kept for its ingestion) and reads
  * its metadata from that text (SPEC.md section 4, single and bulk upload). A file whose text
- * cannot be read is kept, with its metadata from the file name and the reason in `unreadable`.
+ * cannot be read is kept, with its metadata from the file name and the reason in `unreadable`;
+ * a PDF of scanned pages only is kept likewise, with `notice` saying OCR reads it at ingestion.
  * Throws UNAUTHORIZED, FORBIDDEN and the storage upload's errors (VALIDATION_ERROR, PAYLOAD_TOO_LARGE).
  */
 export async function uploadManualFile(
@@ -68,6 +72,7 @@ export async function uploadManualFile(
   if (!stored) throw new ApiError('NOT_FOUND', 'File not found'); // removed between two statements
   let pages: PageText[] = [];
   let unreadable: string | undefined;
+  let notice: string | undefined;
   try {
     const document = await deps.extract({
       bytes: stored.bytes,
@@ -78,8 +83,10 @@ export async function uploadManualFile(
     // Scanned pages are read by OCR at ingestion, not here: such a file's text is not complete yet.
     if (document.scannedPages.length === 0) await saveFileText(deps.pool, publicUrl, pages);
   } catch (error) {
-    // A file that cannot be read is the user's to know about; a busy extractor is left to ingestion.
-    if (error instanceof ApiError && error.status < 500) unreadable = error.message;
+    // A PDF of scanned pages only is read by OCR at ingestion: kept, and the user told so. Any
+    // other file that cannot be read is the user's to know about; a busy extractor is left to ingestion.
+    if (error instanceof ApiError && error.code === 'NO_TEXT_LAYER') notice = SCANNED_NOTICE;
+    else if (error instanceof ApiError && error.status < 500) unreadable = error.message;
     else deps.log(`reading the text of ${path} failed; its ingestion will try again: ${(error as Error).message}`);
   }
   const text = pages.map((page) => page.text).join('\n\n');
@@ -92,6 +99,7 @@ export async function uploadManualFile(
     fileType: mediaType(stored.contentType),
     metadata,
     ...(unreadable && { unreadable }),
+    ...(notice && { notice }),
   };
 }
 

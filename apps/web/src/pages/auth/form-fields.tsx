@@ -32,6 +32,45 @@ export function TextField({ label, hint, labelAction, ...input }: FieldProps) {
   );
 }
 
+/** A step's form: submitting runs the step's request, with no page load. */
+export function AuthForm({ onSubmit, children }: { onSubmit: () => Promise<unknown>; children: ReactNode }) {
+  return (
+    <form
+      className="grid gap-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+/** The email field of the sign-in steps; the page keeps its value from one step to the next. */
+export function EmailField({
+  value,
+  onChange,
+  autoFocus,
+}: {
+  value: string;
+  onChange: (email: string) => void;
+  autoFocus?: boolean;
+}) {
+  return (
+    <TextField
+      label="Email"
+      type="email"
+      name="email"
+      autoComplete="email"
+      required
+      autoFocus={autoFocus}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
 /** A password input with a show/hide toggle (typing on a phone is easier when you can see it). */
 export function PasswordField({ label, hint, labelAction, ...input }: FieldProps) {
   const id = useId();

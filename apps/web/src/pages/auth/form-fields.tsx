@@ -13,22 +13,37 @@ type FieldProps = Omit<ComponentProps<'input'>, 'id'> & {
   labelAction?: ReactNode;
 };
 
-/** A labelled input; the hint is read out with it. */
-export function TextField({ label, hint, labelAction, ...input }: FieldProps) {
-  const id = useId();
+/** A field's label row (with its action), the control, and the hint the control is described by. */
+function Field({
+  id,
+  label,
+  hint,
+  labelAction,
+  children,
+}: Pick<FieldProps, 'label' | 'hint' | 'labelAction'> & { id: string; children: ReactNode }) {
   return (
     <div className="grid gap-2">
       <div className="flex items-center justify-between gap-2">
         <Label htmlFor={id}>{label}</Label>
         {labelAction}
       </div>
-      <Input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      {children}
       {hint && (
         <p id={`${id}-hint`} className="text-xs text-muted-foreground">
           {hint}
         </p>
       )}
     </div>
+  );
+}
+
+/** A labelled input; the hint is read out with it. */
+export function TextField({ label, hint, labelAction, ...input }: FieldProps) {
+  const id = useId();
+  return (
+    <Field id={id} label={label} hint={hint} labelAction={labelAction}>
+      <Input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+    </Field>
   );
 }
 
@@ -77,11 +92,7 @@ export function PasswordField({ label, hint, labelAction, ...input }: FieldProps
   const [visible, setVisible] = useState(false);
   const Icon = visible ? EyeOff : Eye;
   return (
-    <div className="grid gap-2">
-      <div className="flex items-center justify-between gap-2">
-        <Label htmlFor={id}>{label}</Label>
-        {labelAction}
-      </div>
+    <Field id={id} label={label} hint={hint} labelAction={labelAction}>
       <div className="relative">
         <Input
           id={id}
@@ -100,12 +111,7 @@ export function PasswordField({ label, hint, labelAction, ...input }: FieldProps
           <Icon className="size-4" aria-hidden="true" />
         </button>
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      )}
-    </div>
+    </Field>
   );
 }
 

@@ -34,7 +34,7 @@ COPY --from=build /app/apps/server/package.json ./apps/server/package.json
 COPY --from=build /app/apps/server/dist ./apps/server/dist
 COPY --from=build /app/apps/server/migrations ./apps/server/migrations
 COPY --from=build /app/apps/web/dist ./apps/web/dist
-# The code the server shares with the client SDK and the web app: the role model, the image URL rule (plain JavaScript, no build).
+# The code the server shares with the client SDK and the web app: the role model and the wire shapes (plain JavaScript, no build).
 COPY --from=build /app/packages/client/shared ./packages/client/shared
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -1,27 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { AddUserPage } from './pages/add-user-page.js';
 import { AppShell } from './pages/app-shell.js';
 import { HostedAuthPage } from './pages/hosted-auth-page.js';
 import { uniqueEmail } from './support/accounts.js';
-import { launchBrowser, openPage, saveScreenshot, unexpectedErrors, type ViewportName } from './support/browser.js';
+import { openPage, saveScreenshot, unexpectedErrors, type ViewportName } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { waitForEmailLink } from './support/outbox.js';
-import { startServer, type TestServer } from './support/server.js';
 import { openSignedIn } from './support/signed-in.js';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  // Invite-only sign-up (the default): the invitation is what lets the new user in.
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// Invite-only sign-up (the default): the invitation is what lets the new user in.
+const { server, browser } = await startServerAndBrowser();
 
 const technicianEmail = uniqueEmail('tech');
 

@@ -1,24 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 
 import { AppShell, TAB_LABELS } from './pages/app-shell.js';
 import { HostedAuthPage } from './pages/hosted-auth-page.js';
 import { LandingPage } from './pages/landing-page.js';
 import { GOOD_PASSWORD, uniqueEmail } from './support/accounts.js';
-import { launchBrowser, openPage, saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
-import { startServer, type TestServer } from './support/server.js';
+import { openPage, saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open' }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open' });
 
 /** What has keyboard focus: its accessible name, and whether a focus ring is drawn. */
 function focused(page: Page) {

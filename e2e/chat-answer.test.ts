@@ -2,13 +2,12 @@
 // browser at phone and desktop width: the direct answer first, steps as a numbered list, the
 // command with its line breaks, and citations [n] that open the cited page.
 import { randomBytes } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 
 import { ManualViewer } from './pages/manual-viewer.js';
-import { launchBrowser, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { openChatAsNewUser, seedReadyManual } from './support/seeded-chat.js';
-import { startServer, type TestServer } from './support/server.js';
 
 const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
 const MANUAL = { id: 'manual_cx10', title: 'CX-10 Compressor Service Manual', file: 'cx-10.pdf' };
@@ -40,17 +39,10 @@ const PAGES = [
   },
 ];
 
-let server: TestServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open', SERVICE_KEY });
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
   await seedReadyManual({ url: server.url, serviceKey: SERVICE_KEY }, MANUAL, PAGES);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const openChat = (viewport: ViewportName) =>

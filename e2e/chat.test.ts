@@ -2,22 +2,17 @@
 // OpenAI-compatible peer speaking the real streaming protocol (HOUSE_STYLE.md 10).
 import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 
-import { startOpenAiPeer, type OpenAiPeer } from '../apps/server/src/test-support/openai-peer.js';
+import { startOpenAiPeer } from '../apps/server/src/test-support/openai-peer.js';
 import { ChatPage } from './pages/chat-page.js';
 import { HostedAuthPage } from './pages/hosted-auth-page.js';
 import { GOOD_PASSWORD, uniqueEmail } from './support/accounts.js';
-import { launchBrowser, openPage, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
-import { startServer, type TestServer } from './support/server.js';
+import { openPage, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 
 const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
 const MANUAL = { id: 'manual_rtu', title: 'RTU-500 Rooftop Unit Service Manual', page: 3 };
-
-let server: TestServer;
-let browser: Browser;
-let peer: OpenAiPeer;
 
 /** A library of one manual whose page 3 explains fault E4, written as ingestion would leave it. */
 async function seedManual() {
@@ -85,26 +80,17 @@ function orangePng(): Buffer {
   ]);
 }
 
-beforeAll(async () => {
-  peer = await startOpenAiPeer();
-  [server, browser] = await Promise.all([
-    startServer({
-      SIGNUP_MODE: 'open',
-      SERVICE_KEY,
-      AI_BASE_URL: peer.baseUrl,
-      AI_API_KEY: 'peer-key',
-      AI_MODEL: 'peer-model',
-    }),
-    launchBrowser(),
-  ]);
-  await seedManual();
+const peer = await startOpenAiPeer();
+afterAll(() => peer.close());
+const { server, browser } = await startServerAndBrowser({
+  SIGNUP_MODE: 'open',
+  SERVICE_KEY,
+  AI_BASE_URL: peer.baseUrl,
+  AI_API_KEY: 'peer-key',
+  AI_MODEL: 'peer-model',
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await peer?.close();
-});
+beforeAll(seedManual);
 
 beforeEach(() => peer.reset());
 

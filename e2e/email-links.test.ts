@@ -1,31 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { AppShell } from './pages/app-shell.js';
 import { HostedAuthPage } from './pages/hosted-auth-page.js';
 import { createAccount, fetchMe, GOOD_PASSWORD, uniqueEmail } from './support/accounts.js';
-import {
-  collectErrors,
-  launchBrowser,
-  openPage,
-  saveScreenshot,
-  unexpectedErrors,
-  VIEWPORT_NAMES,
-} from './support/browser.js';
+import { collectErrors, openPage, saveScreenshot, unexpectedErrors, VIEWPORT_NAMES } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { waitForEmailLink } from './support/outbox.js';
-import { startServer, type TestServer } from './support/server.js';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open' }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open' });
 
 describe.each(VIEWPORT_NAMES)('sign-in link on %s', (viewport) => {
   test('request a link, open it from the email, press Sign In, land in the app signed in', async () => {

@@ -1,29 +1,23 @@
 // The defects found on a walk through the app as a new user on a phone (issue 18): each has
 // its own test here (the Add User ones live in add-user.test.ts).
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 
 import { JobsPage } from './pages/jobs-page.js';
 import { LibraryPage } from './pages/library-page.js';
 import { createAccount, uniqueEmail } from './support/accounts.js';
 import { textFile } from './support/library-files.js';
-import { launchBrowser, saveScreenshot } from './support/browser.js';
-import { startServer, type TestServer } from './support/server.js';
+import { saveScreenshot } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { openSignedIn, signInExisting } from './support/signed-in.js';
 
-let server: TestServer;
-let browser: Browser;
 let adminEmail: string;
 
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open' });
+
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open' }), launchBrowser()]);
   // The first account of a fresh server is its admin.
   adminEmail = (await createAccount({ serverUrl: server.url, email: uniqueEmail('admin') })).email;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 type Box = { x: number; y: number; width: number; height: number };

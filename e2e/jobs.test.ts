@@ -1,22 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { JobsPage } from './pages/jobs-page.js';
-import { launchBrowser, saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
-import { startServer, type TestServer } from './support/server.js';
+import { saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { openSignedIn, signInExisting } from './support/signed-in.js';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open' }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open' });
 
 describe.each(VIEWPORT_NAMES)('My Jobs on %s', (viewport) => {
   test('create jobs, change a status, reload and still see them; another user never does', async () => {

@@ -7,7 +7,7 @@
 // lifted, which the viewer marks. The other manuals come with the sources of a saved answer (the
 // chatMessages row as the server saves it), so each case is proven on words chosen here.
 import { randomBytes } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
 import { makeDocx } from '../apps/server/src/data/fixtures/make-documents.js';
@@ -15,15 +15,9 @@ import { AppShell } from './pages/app-shell.js';
 import { ChatPage } from './pages/chat-page.js';
 import { ManualViewer } from './pages/manual-viewer.js';
 import { createAccount, uniqueEmail } from './support/accounts.js';
-import {
-  launchBrowser,
-  saveScreenshot,
-  unexpectedErrors,
-  VIEWPORT_NAMES,
-  type ViewportName,
-} from './support/browser.js';
+import { saveScreenshot, unexpectedErrors, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { RTU_FAULT, RTU_TITLE, rtuManualPdf } from './support/library-files.js';
-import { startServer, type TestServer } from './support/server.js';
 import { signInExisting } from './support/signed-in.js';
 import { LONG_TITLE, longManualPassage, longManualPdf, serviceApi } from './support/viewer-library.js';
 
@@ -31,8 +25,6 @@ const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
 const WORD_TITLE = 'Chiller start-up guide';
 const WORD_PASSAGE = 'Open the isolation valves before starting the compressor.';
 
-let server: TestServer;
-let browser: Browser;
 let email: string;
 let api: ReturnType<typeof serviceApi>;
 const files: Record<'rtu' | 'long' | 'word', string> = { rtu: '', long: '', word: '' };
@@ -78,8 +70,9 @@ function addSavedAnswer() {
   });
 }
 
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open', SERVICE_KEY });
+
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
   api = serviceApi(server.url, SERVICE_KEY);
   email = uniqueEmail('viewer');
   await createAccount({ serverUrl: server.url, email });
@@ -102,11 +95,6 @@ beforeAll(async () => {
   );
   await addRtuManual(files.rtu);
   await addSavedAnswer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /** The saved answer's source link for `title`. */

@@ -1,55 +1,44 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 
 import { type OidcPerson, startOidcPeer } from '../apps/server/src/test-support/oidc-peer.js';
 import { AppShell } from './pages/app-shell.js';
 import { HostedAuthPage } from './pages/hosted-auth-page.js';
 import { fetchMe, uniqueEmail } from './support/accounts.js';
-import { launchBrowser, openPage, saveScreenshot, unexpectedErrors, VIEWPORT_NAMES } from './support/browser.js';
-import { findFreePort, startServer, type TestServer } from './support/server.js';
+import { openPage, saveScreenshot, unexpectedErrors, VIEWPORT_NAMES } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
+import { findFreePort } from './support/server.js';
 
 // A real OpenID Connect provider on loopback stands in for the company's single sign-on.
-let server: TestServer;
-let browser: Browser;
-let peer: Awaited<ReturnType<typeof startOidcPeer>>;
 let person: OidcPerson;
 
 // The stand-in provider's pages are not ours: its missing favicon is not our console error.
 const PEER_NOISE = [/status of 404 .*\/favicon\.ico/];
 
-beforeAll(async () => {
-  const port = await findFreePort();
-  const base = `http://127.0.0.1:${port}`;
-  peer = await startOidcPeer({ redirectUri: `${base}/api/auth/oauth/callback`, person: () => person });
-  [server, browser] = await Promise.all([
-    startServer(
-      {
-        SIGNUP_MODE: 'open',
-        OIDC_ISSUER: peer.issuer,
-        OIDC_CLIENT_ID: peer.clientId,
-        OIDC_CLIENT_SECRET: peer.clientSecret,
-        OIDC_NAME: 'Acme SSO',
-        // Listed but never contacted here: the buttons are what is checked.
-        GOOGLE_CLIENT_ID: 'google-id',
-        GOOGLE_CLIENT_SECRET: 'google-secret',
-        MICROSOFT_CLIENT_ID: 'microsoft-id',
-        MICROSOFT_CLIENT_SECRET: 'microsoft-secret',
-        GITHUB_CLIENT_ID: 'github-id',
-        GITHUB_CLIENT_SECRET: 'github-secret',
-        APPLE_CLIENT_ID: 'apple-id',
-        APPLE_CLIENT_SECRET: 'apple-secret',
-      },
-      { port },
-    ),
-    launchBrowser(),
-  ]);
+const port = await findFreePort();
+const peer = await startOidcPeer({
+  redirectUri: `http://127.0.0.1:${port}/api/auth/oauth/callback`,
+  person: () => person,
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await peer?.close();
-});
+afterAll(() => peer.close());
+const { server, browser } = await startServerAndBrowser(
+  {
+    SIGNUP_MODE: 'open',
+    OIDC_ISSUER: peer.issuer,
+    OIDC_CLIENT_ID: peer.clientId,
+    OIDC_CLIENT_SECRET: peer.clientSecret,
+    OIDC_NAME: 'Acme SSO',
+    // Listed but never contacted here: the buttons are what is checked.
+    GOOGLE_CLIENT_ID: 'google-id',
+    GOOGLE_CLIENT_SECRET: 'google-secret',
+    MICROSOFT_CLIENT_ID: 'microsoft-id',
+    MICROSOFT_CLIENT_SECRET: 'microsoft-secret',
+    GITHUB_CLIENT_ID: 'github-id',
+    GITHUB_CLIENT_SECRET: 'github-secret',
+    APPLE_CLIENT_ID: 'apple-id',
+    APPLE_CLIENT_SECRET: 'apple-secret',
+  },
+  { port },
+);
 
 describe.each(VIEWPORT_NAMES)('provider sign-in on %s', (viewport) => {
   test('shows one button per configured provider, each carrying the page parameters to the start endpoint', async () => {

@@ -5,28 +5,17 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { ChatPage } from './pages/chat-page.js';
-import { launchBrowser, saveScreenshot, unexpectedErrors } from './support/browser.js';
+import { saveScreenshot, unexpectedErrors } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { OFFLINE_NOISE, waitForServiceWorker } from './support/offline.js';
-import { startServer, type TestServer } from './support/server.js';
 import { openSignedIn } from './support/signed-in.js';
 
 const SW_FILE = fileURLToPath(new URL('../apps/web/dist/sw.js', import.meta.url));
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open' }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open' });
 
 describe('installable and offline', () => {
   test('the server serves the manifest and a service worker that is never cached long', async () => {

@@ -1,28 +1,21 @@
 // The chat offline (issue 18): the history stays readable with the network switched off, and
 // a question asked offline is kept on the device (also across a reload), then asked and
 // answered when the network returns, with a notice, once.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 
 import { ChatPage } from './pages/chat-page.js';
-import { launchBrowser, saveScreenshot, unexpectedErrors } from './support/browser.js';
+import { saveScreenshot, unexpectedErrors } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { OFFLINE_NOISE, waitForServiceWorker } from './support/offline.js';
 import { newServiceKey, seedManual } from './support/seed-manual.js';
-import { startServer, type TestServer } from './support/server.js';
 import { openSignedIn } from './support/signed-in.js';
 
 const SERVICE_KEY = newServiceKey();
-let server: TestServer;
-let browser: Browser;
+
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open', SERVICE_KEY });
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
   await seedManual({ serverUrl: server.url, serviceKey: SERVICE_KEY });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 describe('the chat offline', () => {

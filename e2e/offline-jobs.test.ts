@@ -2,27 +2,16 @@
 // created and a status changed are kept in the device's outbox (IndexedDB), shown as waiting,
 // and reach the server in order, once each, when the network returns: after a reload while
 // offline, and after the app was closed. A change that lost to a newer one is shown.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { AppShell } from './pages/app-shell.js';
 import { JobsPage } from './pages/jobs-page.js';
-import { launchBrowser, saveScreenshot, unexpectedErrors } from './support/browser.js';
+import { saveScreenshot, unexpectedErrors } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { OFFLINE_NOISE, waitForServiceWorker } from './support/offline.js';
-import { startServer, type TestServer } from './support/server.js';
 import { openSignedIn } from './support/signed-in.js';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open' }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open' });
 
 type ServerJob = { id: string; title: string; status: string; updated_at: number };
 

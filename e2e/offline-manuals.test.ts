@@ -3,29 +3,19 @@
 // the manual and the service worker serves the saved file at its own URL, whole or in the
 // ranges the pdf.js viewer asks for, so an answer's citation opens the saved manual in the
 // viewer with no network. Remove gives the space back.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 
 import { ChatPage } from './pages/chat-page.js';
 import { LibraryPage } from './pages/library-page.js';
 import { ManualViewer } from './pages/manual-viewer.js';
-import { launchBrowser, saveScreenshot, unexpectedErrors } from './support/browser.js';
+import { saveScreenshot, unexpectedErrors } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { RTU_TITLE, rtuManualPdf } from './support/library-files.js';
 import { OFFLINE_NOISE, waitForServiceWorker } from './support/offline.js';
-import { startServer, type TestServer } from './support/server.js';
 import { openSignedIn } from './support/signed-in.js';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open' }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open' });
 
 /** What the page gets for the URL (through the service worker): status and the first bytes, or the failure. */
 function fetchInPage(page: Page, url: string, range?: string) {

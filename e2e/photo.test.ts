@@ -3,13 +3,12 @@
 // the answer names the identified manual and cites it, the text can be corrected and asked
 // again; a photo without text gets the honest answer.
 import { randomBytes } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 
 import { renderPhoto, renderTextlessPhoto } from '../apps/server/src/data/ocr/test-support/render-photo.js';
-import { launchBrowser, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { openChatAsNewUser, seedReadyManual } from './support/seeded-chat.js';
-import { startServer, type TestServer } from './support/server.js';
 
 const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
 const MANUAL = { id: 'manual_gb90', title: 'GB-90 Gas Boiler Installation Guide', file: 'gb-90.pdf' };
@@ -20,21 +19,14 @@ const PAGES = [
   'Low pressure fault F22: top the system up to 1.2 bar through the filling loop and look for leaks.',
 ];
 
-let server: TestServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open', SERVICE_KEY });
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
   await seedReadyManual(
     { url: server.url, serviceKey: SERVICE_KEY },
     MANUAL,
     PAGES.map((text, i) => ({ page: i + 1, text })),
   );
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const openChat = (viewport: ViewportName) =>

@@ -1,26 +1,19 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 
 import { ProfilePage } from './pages/profile-page.js';
-import { launchBrowser, saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
+import { saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { makePng, writeTempFile } from './support/png.js';
-import { startServer, type TestServer } from './support/server.js';
 import { openSignedIn } from './support/signed-in.js';
 
-let server: TestServer;
-let browser: Browser;
 let pngPath: string;
 let textPath: string;
 
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open' });
+
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open' }), launchBrowser()]);
   pngPath = await writeTempFile('avatar.png', makePng());
   textPath = await writeTempFile('notes.txt', 'not a picture');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 describe.each(VIEWPORT_NAMES)('Profile on %s', (viewport) => {

@@ -1,5 +1,4 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { AppShell } from './pages/app-shell.js';
 import { HostedAuthPage } from './pages/hosted-auth-page.js';
@@ -7,27 +6,16 @@ import { LandingPage } from './pages/landing-page.js';
 import { createAccount, fetchMe, GOOD_PASSWORD, uniqueEmail } from './support/accounts.js';
 import {
   collectErrors,
-  launchBrowser,
   openPage,
   saveScreenshot,
   unexpectedErrors,
   VIEWPORT_NAMES,
   type ViewportName,
 } from './support/browser.js';
-import { startServer, type TestServer } from './support/server.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  // Open sign-up: several tests create accounts. The first one still becomes admin.
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open' }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// Open sign-up: several tests create accounts. The first one still becomes admin.
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open' });
 
 /** From the landing page's Sign In to the signed-in app, through Create an account. */
 async function signUpFromLanding(viewport: ViewportName, displayName: string) {

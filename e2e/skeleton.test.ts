@@ -1,23 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { LandingPage } from './pages/landing-page.js';
-import { launchBrowser, openPage, saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
-import { startServer, type TestServer } from './support/server.js';
+import { openPage, saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 
 const ONE_YEAR_SECONDS = 31_536_000;
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startServerAndBrowser();
 
 describe.each(VIEWPORT_NAMES)('landing page on %s', (viewport) => {
   test('shows the product, its tagline, both features and one Sign In button', async () => {

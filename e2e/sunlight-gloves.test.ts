@@ -5,8 +5,8 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 
 import type { AppShell } from './pages/app-shell.js';
 import { TAB_LABELS, type TabLabel } from './pages/app-shell.js';
@@ -14,28 +14,22 @@ import { ChatPage } from './pages/chat-page.js';
 import { JobsPage } from './pages/jobs-page.js';
 import { LibraryPage } from './pages/library-page.js';
 import { createAccount, uniqueEmail } from './support/accounts.js';
-import { launchBrowser, saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
+import { saveScreenshot, VIEWPORT_NAMES } from './support/browser.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { newServiceKey, seedManual, SEEDED_MANUAL } from './support/seed-manual.js';
-import { startServer, type TestServer } from './support/server.js';
 import { signInExisting } from './support/signed-in.js';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SERVICE_KEY = newServiceKey();
 
-let server: TestServer;
-let browser: Browser;
 let adminEmail: string;
 
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open', SERVICE_KEY });
+
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
   adminEmail = (await createAccount({ serverUrl: server.url, email: uniqueEmail('admin'), displayName: 'Sam Field' }))
     .email;
   await seedManual({ serverUrl: server.url, serviceKey: SERVICE_KEY });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 type Target = { name: string; width: number; height: number; minimum: number };

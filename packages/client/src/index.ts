@@ -25,7 +25,6 @@ export type {
   ChatRequest,
   ChatResponse,
   ChatPhoto,
-  ChatSource,
   ImageGenerationOptions,
   ImageGenerationResponse,
   ImageModificationOptions,
@@ -53,14 +52,10 @@ export type {
   TokenSet,
 } from './auth/types.js';
 export type { DataClient, ExtractOptions } from './data/types.js';
-export type {
-  Manual,
-  ManualMetadata,
-  ManualsClient,
-  ProcessingStatus,
-  SaveManualInput,
-  UploadedManualFile,
-} from './manuals/types.js';
+export type { ManualsClient, SaveManualInput } from './manuals/types.js';
+export type { ChatSource } from '@fieldassist/client/chat-sources';
+export type { Manual, ManualMetadata, ProcessingStatus, UploadedManualFile } from '@fieldassist/client/manuals';
+export type { PresenceUser, RealtimeMessage } from '@fieldassist/client/realtime-frames';
 export type {
   DownloadOptions,
   DownloadResult,
@@ -70,10 +65,8 @@ export type {
   UploadSource,
 } from './storage/types.js';
 export type {
-  PresenceUser,
   RealtimeChannel,
   RealtimeClient,
-  RealtimeMessage,
   RealtimeState,
   WebSocketFactory,
   WebSocketLike,

@@ -1,26 +1,19 @@
 // The published platform client (@blinkdotnew/sdk 2.9.0) against our AI routes: its stream
 // reader gets every chunk (PLATFORM_API.md 5.2), its object stream the bare JSON (5.4), and
 // its media calls the shapes they read (5.5 to 5.7).
-import { createClient } from '@blinkdotnew/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BlinkClient, blinkClientFor } from '../test-support/blink-client.js';
 import { PEER_TRANSCRIPT, startOpenAiPeer, type OpenAiPeer } from '../test-support/openai-peer.js';
 import { TEST_PASSWORD } from '../test-support/users.js';
 import { startAiApp } from './test-support/ai-app.js';
 
 let peer: OpenAiPeer;
-let blink: ReturnType<typeof createClient>;
+let blink: BlinkClient;
 
 beforeAll(async () => {
   peer = await startOpenAiPeer();
   const server = await startAiApp({ peer });
-  blink = createClient({
-    projectId: server.projectId,
-    authRequired: false,
-    auth: { mode: 'headless', authUrl: server.url },
-  });
-  const http = (blink as unknown as { _httpClient: { coreUrl: string; authUrl: string } })._httpClient;
-  http.coreUrl = server.url;
-  http.authUrl = server.url;
+  blink = blinkClientFor(server);
   await blink.auth.signInWithEmail(server.user.email, TEST_PASSWORD);
 });
 afterAll(() => peer.close());

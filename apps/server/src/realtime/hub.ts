@@ -1,27 +1,11 @@
 // The one interface every realtime driver implements (memory-hub.ts, redis-hub.ts). The socket
 // and REST code talk to it; nothing else knows whether messages cross server instances.
+import type { PresenceUser, RealtimeMessage } from '@fieldassist/client/realtime-frames';
 
-/** A message as subscribers and the history receive it (PLATFORM_API.md 8.3). */
-export interface RealtimeMessage {
-  /** `<ms>-<seq>`: in order within a channel, so a client can ask for what came after its last id. */
-  id: string;
-  channel: string;
-  type: string;
-  data: unknown;
-  timestamp: number;
-  userId?: string;
-  metadata?: Record<string, unknown>;
-}
-
-export interface PresenceMember {
-  userId: string;
-  metadata?: Record<string, unknown>;
-  joinedAt: number;
-  lastSeen: number;
-}
+export type { PresenceUser, RealtimeMessage };
 
 export type HubEvent =
-  { kind: 'message'; message: RealtimeMessage } | { kind: 'presence'; channel: string; users: PresenceMember[] };
+  { kind: 'message'; message: RealtimeMessage } | { kind: 'presence'; channel: string; users: PresenceUser[] };
 
 export interface HistoryQuery {
   /** Exclusive lower bound: messages after this id. */
@@ -44,7 +28,7 @@ export interface RealtimeHub {
     member: { userId: string; metadata?: Record<string, unknown> },
   ): Promise<void>;
   leave(channel: string, connectionId: string): Promise<void>;
-  presence(channel: string): Promise<PresenceMember[]>;
+  presence(channel: string): Promise<PresenceUser[]>;
   close(): Promise<void>;
 }
 
@@ -61,8 +45,8 @@ export function compareIds(a: string, b: string): number {
 }
 
 /** One presence entry per user: several tabs of one user count once, with the earliest join. */
-export function mergePresence(entries: Iterable<PresenceMember>, now: number): PresenceMember[] {
-  const byUser = new Map<string, PresenceMember>();
+export function mergePresence(entries: Iterable<PresenceUser>, now: number): PresenceUser[] {
+  const byUser = new Map<string, PresenceUser>();
   for (const entry of entries) {
     if (now - entry.lastSeen > PRESENCE_TTL_MS) continue;
     const seen = byUser.get(entry.userId);

@@ -6,7 +6,7 @@ import { createRedisHub } from './redis-hub.js';
 
 export { registerRealtimeRoutes, type RealtimeRouteDeps } from './routes.js';
 export { MANUALS_CHANNEL, userChannel } from './channels.js';
-export type { RealtimeHub, RealtimeMessage, PresenceMember } from './hub.js';
+export type { RealtimeHub, RealtimeMessage, PresenceUser } from './hub.js';
 
 /** The configured hub: Redis pub/sub across instances when REDIS_URL is set (its connection given), else in-process. */
 export function createRealtimeHub({ redis, projectId }: { redis?: Redis; projectId: string }): RealtimeHub {

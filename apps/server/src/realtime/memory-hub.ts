@@ -3,7 +3,7 @@ import {
   HISTORY_PER_CHANNEL,
   type HubEvent,
   mergePresence,
-  type PresenceMember,
+  type PresenceUser,
   type RealtimeHub,
   type RealtimeMessage,
 } from './hub.js';
@@ -11,7 +11,7 @@ import {
 interface Channel {
   messages: RealtimeMessage[];
   listeners: Set<(event: HubEvent) => void>;
-  members: Map<string, PresenceMember>;
+  members: Map<string, PresenceUser>;
   lastId: { ms: number; seq: number };
 }
 

@@ -4,7 +4,7 @@ import {
   type HubEvent,
   mergePresence,
   PRESENCE_TTL_MS,
-  type PresenceMember,
+  type PresenceUser,
   type RealtimeHub,
   type RealtimeMessage,
 } from './hub.js';
@@ -61,9 +61,9 @@ export function createRedisHub({ redis: commands, prefix }: RedisHubOptions): Re
     }
   });
 
-  async function presence(channel: string): Promise<PresenceMember[]> {
+  async function presence(channel: string): Promise<PresenceUser[]> {
     const entries = Object.values(await commands.hgetall(key.presence(channel))).map(
-      (json) => JSON.parse(json) as PresenceMember,
+      (json) => JSON.parse(json) as PresenceUser,
     );
     return mergePresence(entries, Date.now());
   }
@@ -112,8 +112,8 @@ export function createRedisHub({ redis: commands, prefix }: RedisHubOptions): Re
     async join(channel, connectionId, { userId, metadata }) {
       const now = Date.now();
       const existing = await commands.hget(key.presence(channel), connectionId);
-      const before = existing ? (JSON.parse(existing) as PresenceMember) : undefined;
-      const member: PresenceMember = {
+      const before = existing ? (JSON.parse(existing) as PresenceUser) : undefined;
+      const member: PresenceUser = {
         userId,
         metadata: metadata ?? before?.metadata,
         joinedAt: before?.joinedAt ?? now,

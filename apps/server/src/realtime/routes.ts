@@ -1,4 +1,5 @@
 import websocket from '@fastify/websocket';
+import type { ServerFrame } from '@fieldassist/client/realtime-frames';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireSignedIn } from '../auth/caller.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -50,12 +51,11 @@ export async function registerRealtimeRoutes(app: FastifyInstance, deps: Realtim
     wsHandler: (socket, request) => {
       const { project_id: projectId, access_token: accessToken } = request.query as z.infer<typeof ZSocketQuery>;
       if (projectId !== undefined && projectId !== deps.projectId) {
-        socket.send(
-          JSON.stringify({
-            type: 'error',
-            payload: { error: `Project '${projectId.slice(0, 64)}' not found`, code: 'PROJECT_NOT_FOUND' },
-          }),
-        );
+        const refusal: ServerFrame = {
+          type: 'error',
+          payload: { error: `Project '${projectId.slice(0, 64)}' not found`, code: 'PROJECT_NOT_FOUND' },
+        };
+        socket.send(JSON.stringify(refusal));
         return socket.close(4404, 'Project not found');
       }
       serveSocket(socket, request.raw.socket, accessToken, deps);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
+import { type Frame, parseFrame, type ServerFrame, ZFrame } from '@fieldassist/client/realtime-frames';
 import type { WebSocket } from 'ws';
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors.js';
@@ -17,8 +18,6 @@ const IDLE_MS = 75_000;
 /** A client that reads slower than we write is cut off rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const CATCH_UP_LIMIT = 500;
-
-type Frame = { type: string; payload: Record<string, unknown> };
 
 /**
  * One WebSocket connection speaking PLATFORM_API.md section 8: subscribe, unsubscribe, publish,
@@ -40,7 +39,7 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
     corked = false;
     transport.uncork();
   };
-  function send(type: string, payload: object) {
+  function send(frame: ServerFrame) {
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES)
       return socket.close(1013, 'Too slow: messages are arriving faster than they are read');
@@ -49,15 +48,12 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
       transport.cork();
       setImmediate(uncork);
     }
-    socket.send(JSON.stringify({ type, payload }));
+    socket.send(JSON.stringify(frame));
   }
   const refuse = (error: unknown, channel?: unknown) => {
     const message = error instanceof ApiError ? error.message : 'The realtime server could not do that; try again';
-    send('error', {
-      error: message,
-      code: error instanceof ApiError ? error.code : 'INTERNAL_ERROR',
-      ...(typeof channel === 'string' ? { channel } : {}),
-    });
+    const code = error instanceof ApiError ? error.code : 'INTERNAL_ERROR';
+    send({ type: 'error', payload: { error: message, code, ...(typeof channel === 'string' ? { channel } : {}) } });
   };
 
   async function authenticate(token: string) {
@@ -68,24 +64,25 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
 
   async function subscribe(payload: Record<string, unknown>) {
     const channel = authorizeChannel(caller, payload.channel);
-    if (subscriptions.has(channel)) return send('subscribed', { channel });
+    if (subscriptions.has(channel)) return send({ type: 'subscribed', payload: { channel } });
     const lastId = typeof payload.lastId === 'string' ? payload.lastId : undefined;
     // Live messages wait while the missed ones are sent, then skip what the catch-up held.
     let held: HubEvent[] | undefined = lastId ? [] : undefined;
     let sentUpTo = lastId;
     const deliver = (event: HubEvent) => {
       if (held) return void held.push(event);
-      if (event.kind === 'presence') return send('presence', { channel, data: { users: event.users } });
+      if (event.kind === 'presence')
+        return send({ type: 'presence', payload: { channel, data: { users: event.users } } });
       if (sentUpTo && compareIds(event.message.id, sentUpTo) <= 0) return;
-      send('message', event.message);
+      send({ type: 'message', payload: event.message });
     };
     subscriptions.set(channel, await deps.hub.listen(channel, deliver));
     const metadata = isRecord(payload.metadata) ? payload.metadata : undefined;
     await deps.hub.join(channel, connectionId, { userId: memberId(), metadata });
-    send('subscribed', { channel });
+    send({ type: 'subscribed', payload: { channel } });
     if (lastId) {
       const { messages } = await deps.hub.history(channel, { after: lastId, limit: CATCH_UP_LIMIT });
-      for (const message of messages) send('message', message);
+      for (const message of messages) send({ type: 'message', payload: message });
       sentUpTo = messages.at(-1)?.id ?? lastId;
       const waiting = held ?? [];
       held = undefined;
@@ -98,7 +95,7 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
     const stop = subscriptions.get(channel);
     subscriptions.delete(channel);
     if (stop) await Promise.all([stop(), deps.hub.leave(channel, connectionId)]);
-    send('unsubscribed', { channel });
+    send({ type: 'unsubscribed', payload: { channel } });
   }
 
   async function publish(payload: Record<string, unknown>) {
@@ -114,19 +111,21 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
       userId: memberId(),
       metadata,
     });
-    send('published', { channel, messageId: message.id });
+    send({ type: 'published', payload: { channel, messageId: message.id } });
   }
 
   async function ping() {
     await Promise.all(
       [...subscriptions.keys()].map((channel) => deps.hub.join(channel, connectionId, { userId: memberId() })),
     );
-    send('pong', {});
+    send({ type: 'pong', payload: {} });
   }
 
   const handlers: Record<string, (payload: Record<string, unknown>) => Promise<unknown>> = {
     auth: (payload) =>
-      authenticate(String(payload.token ?? '')).then(() => send('authenticated', { userId: memberId() })),
+      authenticate(String(payload.token ?? '')).then(() =>
+        send({ type: 'authenticated', payload: { userId: memberId() } }),
+      ),
     subscribe,
     unsubscribe,
     publish,
@@ -138,7 +137,7 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
   socket.on('message', (raw) => {
     clearTimeout(idle);
     idle = setTimeout(() => socket.terminate(), IDLE_MS);
-    const frame = parseFrame(raw.toString());
+    const frame: Frame | undefined = parseFrame(ZFrame, raw.toString());
     queue = queue.then(async () => {
       if (!frame) return refuse(new ApiError('INVALID_PARAMETER', 'Frames are JSON objects {"type", "payload"}'));
       const handler = handlers[frame.type];
@@ -158,19 +157,9 @@ export function serveSocket(socket: WebSocket, transport: Duplex, accessToken: s
       )
       .catch(() => undefined);
   });
-  send('connected', { socketId: connectionId });
+  send({ type: 'connected', payload: { socketId: connectionId } });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function parseFrame(text: string): Frame | undefined {
-  try {
-    const frame = JSON.parse(text) as unknown;
-    if (!isRecord(frame) || typeof frame.type !== 'string') return undefined;
-    return { type: frame.type, payload: isRecord(frame.payload) ? frame.payload : {} };
-  } catch {
-    return undefined;
-  }
 }

@@ -1,25 +1,17 @@
-import { createClient } from '@blinkdotnew/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BlinkClient, blinkClientFor } from '../../src/test-support/blink-client.js';
 import { startTestServer } from '../../src/test-support/test-server.js';
 
-// The published platform client (@blinkdotnew/sdk 2.9.0, headless mode) against our server:
-// auth at auth.authUrl, and its hard-coded core URL pointed here as PLATFORM_API.md section 0 says.
+// The published platform client (@blinkdotnew/sdk 2.9.0, headless mode) against our server.
 let server: Awaited<ReturnType<typeof startTestServer>>;
-let blink: ReturnType<typeof createClient>;
+let blink: BlinkClient;
 // The published typings know no tables and no displayName on sign-up; the wire carries both.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const jobsOf = (client: ReturnType<typeof createClient>) => (client.db as any).jobs;
+const jobsOf = (client: BlinkClient) => (client.db as any).jobs;
 
 beforeAll(async () => {
   server = await startTestServer({ SIGNUP_MODE: 'open' });
-  blink = createClient({
-    projectId: server.projectId,
-    authRequired: false,
-    auth: { mode: 'headless', authUrl: server.url },
-  });
-  const http = (blink as unknown as { _httpClient: { coreUrl: string; authUrl: string } })._httpClient;
-  http.coreUrl = server.url;
-  http.authUrl = server.url;
+  blink = blinkClientFor(server);
 });
 
 afterAll(async () => server.close());

@@ -9,6 +9,8 @@ export interface BulkFileState {
   name: string;
   progress: number;
   error?: string;
+  /** What the user should know about a saved file (a scanned PDF, read by OCR while processed). */
+  note?: string;
 }
 
 export const FAILED = -1;
@@ -45,7 +47,7 @@ export function useManualBulkUpload() {
               set(index, { progress: percent < 100 ? 20 + Math.round(percent / 2) : 75 });
             uploaded = await withRetries(() => steps.upload(file, onProgress), UPLOAD_RETRIES);
             if (uploaded.unreadable) throw new Error(uploaded.unreadable);
-            set(index, { progress: 85 });
+            set(index, { progress: 85, note: uploaded.notice });
             await steps.save(uploaded, { ...uploaded.metadata, versionId, tagIds: [] });
             set(index, { progress: 100 });
             succeeded += 1;

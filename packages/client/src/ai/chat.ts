@@ -1,27 +1,11 @@
 // The product's chat endpoint: the UI message stream of the text endpoint plus data parts:
 // `data-photo` (with a photo: what was read from it), `data-sources` (the manual passages,
 // before the text) and `data-message` (the id of the saved chatMessages row, at the end).
+import { type ChatSource, chatSourcesOf } from '@fieldassist/client/chat-sources';
 import type { AiTransport } from './transport.js';
-import type { AiClient, ChatPhoto, ChatSource } from './types.js';
+import type { AiClient, ChatPhoto } from './types.js';
 import { collectUiMessageText, type UiMessagePart } from './ui-message-stream.js';
 import { invalid } from './validation.js';
-
-function sourcesOf(data: unknown): ChatSource[] {
-  if (!Array.isArray(data)) return [];
-  return data
-    .filter(
-      (item): item is Record<string, unknown> =>
-        typeof item === 'object' && item !== null && typeof item.manualId === 'string',
-    )
-    .map((item) => ({
-      manualId: item.manualId as string,
-      title: typeof item.title === 'string' ? item.title : '',
-      page: typeof item.page === 'number' ? item.page : null,
-      fileUrl: typeof item.fileUrl === 'string' ? item.fileUrl : '',
-      ...(typeof item.quote === 'string' ? { quote: item.quote } : {}),
-      ...(item.hasFigure === true ? { hasFigure: true } : {}),
-    }));
-}
 
 /** The data-photo part as a ChatPhoto; anything malformed in it is left out. */
 export function photoOf(data: unknown): ChatPhoto | undefined {
@@ -51,7 +35,7 @@ export function createChat(transport: AiTransport, projectId: string): AiClient[
         photo = photoOf(part.data);
         if (photo) onPhoto?.(photo);
       } else if (part.type === 'data-sources') {
-        sources = sourcesOf(part.data);
+        sources = chatSourcesOf(part.data);
         onSources?.(sources);
       } else if (part.type === 'data-message') {
         const id = (part.data as { id?: unknown } | undefined)?.id;

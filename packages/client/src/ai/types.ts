@@ -1,3 +1,5 @@
+import type { ChatSource } from '@fieldassist/client/chat-sources';
+
 export type AiContentPart = { type: 'text'; text: string } | { type: 'image'; image: string };
 
 export interface AiMessage {
@@ -99,18 +101,6 @@ export interface TranscriptionResponse {
   language?: string;
   duration?: number;
   segments?: { text: string; start: number; end: number }[];
-}
-
-/** A manual page the chat answer was grounded on; the answer cites sources[n - 1] as [n]. */
-export interface ChatSource {
-  manualId: string;
-  title: string;
-  page: number | null;
-  fileUrl: string;
-  /** Words of the passage as printed on the page, to find and highlight it there. */
-  quote?: string;
-  /** The page holds a figure, a diagram or a ruled table: the answer shows a small image of it. */
-  hasFigure?: boolean;
 }
 
 /** What the chat read from an attached photo: its text, the identifiers in it and the manual they name. */

@@ -130,13 +130,3 @@ export function createAnalytics(options: AnalyticsOptions): AnalyticsClient {
     },
   };
 }
-
-export type {
-  AnalyticsClient,
-  AnalyticsEvent,
-  AnalyticsOptions,
-  AnalyticsStorage,
-  AnalyticsTimers,
-  AnalyticsWindow,
-} from './types.js';
-export type { Channel } from './channel.js';

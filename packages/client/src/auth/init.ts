@@ -61,8 +61,9 @@ export function listenToOtherTabs(ctx: InitContext, win: Window): void {
 
 /**
  * Tokens in `?access_token=...`: taken, removed from the address bar at once, then used. When
- * this tab started the sign-in, the state it sent must come back: tokens with another state
- * were not meant for it (SPEC.md section 5; like the popup, a missing state is accepted).
+ * this tab started the sign-in, tokens with another state were not meant for it. A missing
+ * state is accepted: PLATFORM_API.md 2.3 and 2.8 check none on this path (SPEC.md section 5
+ * holds only the popup's message to an equal state).
  */
 async function sessionFromUrl(ctx: InitContext, win: Window): Promise<boolean> {
   const tokens = tokensFromSearch(win.location.search, nowSeconds());

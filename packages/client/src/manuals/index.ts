@@ -1,10 +1,12 @@
 // `client.manuals` (the product's manual library, /api/app/{projectId}/manuals): the upload's
 // way is upload (store + read) -> review in the app -> save (manual + tags + ingestion queued);
 // delete takes a manual out again.
+import { ZManual, ZUploadedManualFile } from '@fieldassist/client/manuals';
+import type { z } from 'zod';
 import type { AccessTokenGetter, HttpCore } from '../http.js';
 import { asStorageError, invalid, invalidResponse, MAX_UPLOAD_BYTES, tooLarge } from '../storage/errors.js';
 import { uploadWithProgress } from '../storage/xhr-upload.js';
-import type { ManualsClient, Manual, UploadedManualFile } from './types.js';
+import type { ManualsClient } from './types.js';
 
 export interface ManualsOptions {
   http: HttpCore;
@@ -16,11 +18,11 @@ export interface ManualsOptions {
 
 const canShowProgress = () => typeof XMLHttpRequest !== 'undefined';
 
-function uploaded(data: unknown): UploadedManualFile {
-  const body = data as Partial<UploadedManualFile> | null;
-  if (typeof body?.path !== 'string' || typeof body.fileUrl !== 'string' || !body.metadata)
-    throw invalidResponse('path, fileUrl or metadata');
-  return body as UploadedManualFile;
+/** The server's answer read through its schema; what does not fit is an invalid response, not a crash later. */
+function answer<T>(schema: z.ZodType<T>, data: unknown): T {
+  const result = schema.safeParse(data);
+  if (!result.success) throw invalidResponse(result.error.issues[0]?.path.join('.') || 'body');
+  return result.data;
 }
 
 export function createManuals(options: ManualsOptions): ManualsClient {
@@ -41,13 +43,14 @@ export function createManuals(options: ManualsOptions): ManualsClient {
         if (onProgress && canShowProgress()) {
           const token = options.secretKey ?? (await options.getAccessToken?.());
           const refresh = options.secretKey ? undefined : options.refreshAccessToken;
-          return uploaded(
+          return answer(
+            ZUploadedManualFile,
             await uploadWithProgress({ url: http.url(route('/uploads')), form, token, onProgress }, refresh),
           );
         }
         const { data } = await http.request({ method: 'POST', path: route('/uploads'), body: form });
         onProgress?.(100);
-        return uploaded(data);
+        return answer(ZUploadedManualFile, data);
       } catch (error) {
         throw asStorageError(error);
       }
@@ -55,13 +58,12 @@ export function createManuals(options: ManualsOptions): ManualsClient {
 
     async save(input) {
       try {
-        const { data } = await http.request<Manual>({
+        const { data } = await http.request({
           method: 'POST',
           path: route(),
           body: { ...input, tagIds: input.tagIds ?? [] },
         });
-        if (typeof data?.id !== 'string') throw invalidResponse('id');
-        return data;
+        return answer(ZManual, data);
       } catch (error) {
         throw asStorageError(error);
       }

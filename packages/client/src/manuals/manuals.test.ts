@@ -96,4 +96,30 @@ describe('client.manuals', () => {
       .catch((error: unknown) => error);
     expect(notAdmin).toMatchObject({ status: 403, code: 'FORBIDDEN', message: 'Only admins can delete manuals' });
   });
+
+  it('answers that do not fit the wire contract are INVALID_RESPONSE, naming the field', async () => {
+    const answering = (body: unknown) =>
+      createClient({
+        projectId: server.projectId,
+        baseUrl: server.url,
+        getAccessToken: () => technician.accessToken,
+        auth: { mode: 'headless' },
+        fetch: async () => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }),
+      }).manuals;
+    const uploaded = await manualsOf(technician).upload(notes());
+    const { title: _title, ...noTitle } = uploaded.metadata;
+    const refused = await answering({ ...uploaded, metadata: noTitle })
+      .upload(notes())
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(FieldAssistStorageError);
+    expect(refused).toMatchObject({
+      code: 'INVALID_RESPONSE',
+      message: 'Invalid response format: missing metadata.title',
+    });
+    const saved = await answering({ id: 'manual_1', title: 'Pump guide' })
+      .save({ path: uploaded.path, versionId: 'ver_1' })
+      .catch((error: unknown) => error);
+    expect(saved).toMatchObject({ code: 'INVALID_RESPONSE' });
+    await manualsOf(technician).discard(uploaded.path);
+  });
 });

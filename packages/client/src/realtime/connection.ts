@@ -1,18 +1,14 @@
+import { type ClientFrame, parseFrame, type ServerFrame, ZServerFrame } from '@fieldassist/client/realtime-frames';
 import { FieldAssistRealtimeError } from '../errors.js';
 import { CONNECT_TIMEOUT_MS, PING_INTERVAL_MS, reconnectDelay } from './timing.js';
 import type { RealtimeState, WebSocketFactory, WebSocketLike } from './types.js';
-
-export interface Frame {
-  type: string;
-  payload: Record<string, unknown>;
-}
 
 export interface ConnectionOptions {
   /** ws(s)://host/?project_id=... */
   url: string;
   createSocket: WebSocketFactory;
   getAccessToken: () => Promise<string | null | undefined>;
-  onFrame: (frame: Frame) => void;
+  onFrame: (frame: ServerFrame) => void;
   /** Called after every (re)authenticated open, to join the channels again. */
   onReady: () => void;
   /** Called when the socket closes; pending acknowledgements fail with `error`. */
@@ -62,7 +58,8 @@ export function createConnection(options: ConnectionOptions) {
         }, fail);
       };
       ws.onmessage = (event) => {
-        const frame = parse(event.data);
+        // What does not fit PLATFORM_API.md 8.3's frames is dropped, as a frame that is not JSON.
+        const frame = parseFrame(ZServerFrame, event.data);
         if (!frame) return;
         if (frame.type === 'authenticated') {
           authenticated = true;
@@ -73,12 +70,7 @@ export function createConnection(options: ConnectionOptions) {
           resolve();
           options.onReady();
         } else if (frame.type === 'error' && !authenticated) {
-          fail(
-            realtimeError(
-              String(frame.payload.error ?? 'Realtime error'),
-              String(frame.payload.code ?? 'REALTIME_ERROR'),
-            ),
-          );
+          fail(realtimeError(frame.payload.error, frame.payload.code));
         }
         options.onFrame(frame);
       };
@@ -113,7 +105,7 @@ export function createConnection(options: ConnectionOptions) {
     return ready;
   }
 
-  function send(frame: Frame): boolean {
+  function send(frame: ClientFrame): boolean {
     if (!socket || socket.readyState !== OPEN) return false;
     socket.send(JSON.stringify(frame));
     return true;
@@ -126,15 +118,4 @@ export function createConnection(options: ConnectionOptions) {
   }
 
   return { connect, send, close };
-}
-
-function parse(data: unknown): Frame | undefined {
-  try {
-    const frame = JSON.parse(String(data)) as Frame;
-    return typeof frame?.type === 'string' && typeof frame.payload === 'object' && frame.payload !== null
-      ? frame
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -2,16 +2,10 @@
 // publishes, presence, and catch-up of missed messages after a reconnect.
 import { FieldAssistRealtimeError } from '../errors.js';
 import type { HttpCore } from '../http.js';
-import { createConnection, type Frame, realtimeError } from './connection.js';
+import type { PresenceUser, RealtimeMessage, ServerFrame } from '@fieldassist/client/realtime-frames';
+import { createConnection, realtimeError } from './connection.js';
 import { ACK_TIMEOUT_MS } from './timing.js';
-import type {
-  PresenceUser,
-  RealtimeChannel,
-  RealtimeClient,
-  RealtimeMessage,
-  RealtimeState,
-  WebSocketFactory,
-} from './types.js';
+import type { RealtimeChannel, RealtimeClient, RealtimeState, WebSocketFactory } from './types.js';
 
 export interface RealtimeOptions {
   http: HttpCore;
@@ -90,27 +84,27 @@ export function createRealtime(options: RealtimeOptions): RealtimeClient {
     connection.send({ type: 'subscribe', payload: { channel, metadata: entry.metadata, lastId: entry.lastId } });
   }
 
-  function onFrame({ type, payload }: Frame) {
-    const channel = typeof payload.channel === 'string' ? payload.channel : undefined;
-    if (!channel) return;
-    if (type === 'subscribed') {
+  function onFrame(frame: ServerFrame) {
+    if (!('channel' in frame.payload) || !frame.payload.channel) return;
+    const { channel } = frame.payload;
+    if (frame.type === 'subscribed') {
       const pending = subscribing.get(channel);
       subscribing.delete(channel);
       if (pending) settle(pending);
       setState('subscribed');
-    } else if (type === 'message') {
+    } else if (frame.type === 'message') {
       const entry = joined.get(channel);
       if (!entry) return;
-      entry.lastId = String(payload.id);
-      entry.onMessage(payload as unknown as RealtimeMessage);
-    } else if (type === 'presence') {
-      const users = ((payload.data as { users?: PresenceUser[] } | undefined)?.users ?? []) as PresenceUser[];
+      entry.lastId = frame.payload.id;
+      entry.onMessage(frame.payload);
+    } else if (frame.type === 'presence') {
+      const { users } = frame.payload.data;
       joined.get(channel)?.presence.forEach((listener) => listener(users));
-    } else if (type === 'published') {
+    } else if (frame.type === 'published') {
       const pending = publishing.get(channel)?.shift();
-      if (pending) settle(pending, undefined, String(payload.messageId));
-    } else if (type === 'error') {
-      const error = realtimeError(String(payload.error ?? 'Realtime error'), String(payload.code ?? 'REALTIME_ERROR'));
+      if (pending) settle(pending, undefined, frame.payload.messageId);
+    } else if (frame.type === 'error') {
+      const error = realtimeError(frame.payload.error, frame.payload.code);
       const pending = subscribing.get(channel) ?? publishing.get(channel)?.shift();
       subscribing.delete(channel);
       if (pending) settle(pending, error);

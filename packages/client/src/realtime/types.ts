@@ -1,23 +1,9 @@
+import type { PresenceUser, RealtimeMessage } from '@fieldassist/client/realtime-frames';
+
+export type { PresenceUser, RealtimeMessage };
+
 /** The connection as an app sees it (issue: disconnected, connecting, connected, subscribed). */
 export type RealtimeState = 'disconnected' | 'connecting' | 'connected' | 'subscribed';
-
-/** A message as it arrives (PLATFORM_API.md 8.3); ids are in order within a channel. */
-export interface RealtimeMessage {
-  id: string;
-  channel: string;
-  type: string;
-  data: unknown;
-  timestamp: number;
-  userId?: string;
-  metadata?: Record<string, unknown>;
-}
-
-export interface PresenceUser {
-  userId: string;
-  metadata?: Record<string, unknown>;
-  joinedAt: number;
-  lastSeen: number;
-}
 
 export interface RealtimeChannel {
   readonly name: string;

@@ -1,17 +1,6 @@
+import type { ChatSource } from '@fieldassist/client/chat-sources';
 import type { Passage } from '../retrieval/retrieve.js';
 import { type Block, hasWord, parseBlocks, questionTerms, type Terms, termScore } from './passage-text.js';
-
-/** A manual page an answer cites as [n], n being its place in the list (from 1). */
-export interface ChatSource {
-  manualId: string;
-  title: string;
-  page: number | null;
-  fileUrl: string;
-  /** Words of the passage as printed, for the viewer to find and highlight on the page. */
-  quote: string;
-  /** The page holds a figure, a diagram or a ruled table: the answer shows a small image of it. */
-  hasFigure?: true;
-}
 
 export interface ComposedAnswer {
   /** Markdown. */

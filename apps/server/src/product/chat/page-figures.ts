@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ChatSource } from './compose.js';
+import type { ChatSource } from '@fieldassist/client/chat-sources';
 
 /**
  * Marks the sources whose page holds a figure, a diagram or a ruled table (found at ingestion,

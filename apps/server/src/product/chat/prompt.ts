@@ -1,5 +1,5 @@
 import type { Passage } from '../retrieval/retrieve.js';
-import type { ChatSource } from './compose.js';
+import type { ChatSource } from '@fieldassist/client/chat-sources';
 import { quoteOf } from './compose.js';
 
 /** SPEC.md section 7: cite manual sections, step by step, concise and practical, and say so when guessing. */

@@ -7,6 +7,7 @@ import { multipart } from '../../storage/test-support/upload-requests.js';
 import { SERVICE_MANUAL } from '../../data/ocr/test-support/service-manual.js';
 import type { TestUser } from '../../test-support/users.js';
 import { type Passage, retrievePassages } from '../retrieval/retrieve.js';
+import { SCANNED_NOTICE } from '../manuals/service.js';
 import { addManual, signUpLibrarians, useLibrary, waitForIngestion } from './test-support/library-apps.js';
 
 // A scanned manual through the real app: its pages are images only (rendered from the manual's
@@ -19,7 +20,43 @@ let people: { admin: TestUser; technician: TestUser };
 beforeAll(async () => {
   app = await lib.start();
   people = await signUpLibrarians(app);
+  await lib.pool.query(
+    "INSERT INTO release_versions (id, version_name, release_year) VALUES ('ver_scan', 'Series 2', 2019)",
+  );
 });
+
+/** A file uploaded through the library routes by the technician: the server's answer. */
+async function uploadToLibrary(fileName: string, bytes: Buffer) {
+  const { payload, contentType } = multipart([{ name: 'file', fileName, bytes }]);
+  const uploaded = await app.inject({
+    method: 'POST',
+    url: '/api/app/fieldassist/manuals/uploads',
+    headers: { ...people.technician.headers, 'content-type': contentType },
+    payload,
+  });
+  expect(uploaded.statusCode).toBe(200);
+  return uploaded.json();
+}
+
+/** Saves an uploaded file as a manual and waits until it is ingested with `pages` pages: its id and OCR pages. */
+async function saveAndIngest(body: Record<string, unknown>, pages: number) {
+  const saved = await app.inject({
+    method: 'POST',
+    url: '/api/app/fieldassist/manuals',
+    headers: people.technician.headers,
+    payload: { versionId: 'ver_scan', tagIds: [], ...body },
+  });
+  expect(saved.statusCode).toBe(201);
+  const manualId = saved.json().id as string;
+  expect(await waitForIngestion(lib.pool, manualId, 90_000)).toMatchObject({
+    processing_status: 'ready',
+    page_count: pages,
+  });
+  const { rows } = await lib.pool.query<{ ocr_pages: number[] }>('SELECT ocr_pages FROM manuals WHERE id = $1', [
+    manualId,
+  ]);
+  return { manualId, ocrPages: rows[0]!.ocr_pages };
+}
 
 describe('a scanned manual', () => {
   it(
@@ -78,54 +115,40 @@ describe('a scanned manual', () => {
     'uploaded through the library with a text cover, is read at ingestion, its scanned page by OCR',
     { timeout: 120_000 },
     async () => {
-      await lib.pool.query(
-        "INSERT INTO release_versions (id, version_name, release_year) VALUES ('ver_scan', 'Series 2', 2019) ON CONFLICT DO NOTHING",
-      );
       const merged = await PDFDocument.create();
       const cover = await makePdf([['XR-200 Air-Cooled Chiller', 'Service Manual', 'Part No. PN-2000-X']]);
       for (const source of [cover, await makeScannedPdf([[...SERVICE_MANUAL.pages[1]]])]) {
         const from = await PDFDocument.load(source);
         for (const page of await merged.copyPages(from, from.getPageIndices())) merged.addPage(page);
       }
-      const { payload, contentType } = multipart([
-        { name: 'file', fileName: 'xr-200-mixed.pdf', bytes: Buffer.from(await merged.save()) },
-      ]);
-      const uploaded = await app.inject({
-        method: 'POST',
-        url: '/api/app/fieldassist/manuals/uploads',
-        headers: { ...people.technician.headers, 'content-type': contentType },
-        payload,
-      });
-      expect(uploaded.statusCode).toBe(200);
-      const file = uploaded.json();
+      const file = await uploadToLibrary('xr-200-mixed.pdf', Buffer.from(await merged.save()));
       expect(file.unreadable).toBeUndefined(); // the cover has text; the scanned page is read at ingestion
-      const saved = await app.inject({
-        method: 'POST',
-        url: '/api/app/fieldassist/manuals',
-        headers: people.technician.headers,
-        payload: {
-          path: file.path,
-          fileName: file.fileName,
-          versionId: 'ver_scan',
-          title: 'XR-200 mixed scan',
-          tagIds: [],
-        },
-      });
-      expect(saved.statusCode).toBe(201);
-      const manualId = saved.json().id as string;
-      expect(await waitForIngestion(lib.pool, manualId, 90_000)).toMatchObject({
-        processing_status: 'ready',
-        page_count: 2,
-      });
-      const {
-        rows: [row],
-      } = await lib.pool.query<{ ocr_pages: number[] }>('SELECT ocr_pages FROM manuals WHERE id = $1', [manualId]);
-      expect(row!.ocr_pages).toEqual([2]);
+      const { manualId, ocrPages } = await saveAndIngest(
+        { path: file.path, fileName: file.fileName, title: 'XR-200 mixed scan' },
+        2,
+      );
+      expect(ocrPages).toEqual([2]);
       const { rows } = await lib.pool.query<{ page_number: number }>(
         "SELECT DISTINCT page_number FROM manual_content WHERE manual_id = $1 AND search @@ phraseto_tsquery('simple', 'PN-7720-G')",
         [manualId],
       );
       expect(rows.map((r) => r.page_number)).toEqual([2]);
+    },
+  );
+
+  it(
+    'of scanned pages only, uploaded through the library, is kept with a notice and read by OCR at ingestion',
+    { timeout: 120_000 },
+    async () => {
+      const file = await uploadToLibrary(
+        'PN-7720-G_XR-200_scan.pdf',
+        await makeScannedPdf([[...SERVICE_MANUAL.pages[1]]]),
+      );
+      expect(file.unreadable).toBeUndefined();
+      expect(file.notice).toBe(SCANNED_NOTICE);
+      expect(file.metadata).toMatchObject({ title: 'XR-200 scan', partNumber: 'PN-7720-G' });
+      const { ocrPages } = await saveAndIngest({ path: file.path, ...file.metadata }, 1);
+      expect(ocrPages).toEqual([1]);
     },
   );
 });

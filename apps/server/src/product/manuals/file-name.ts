@@ -1,14 +1,9 @@
 // The metadata of a manual (SPEC.md sections 3 and 5) and what its file name tells: 'Unknown'
 // marks what was not found while extracting, and counts as absent when the manual is saved.
 
-export const UNKNOWN = 'Unknown';
+import { type ManualMetadata, UNKNOWN } from '@fieldassist/client/manuals';
 
-export interface ManualMetadata {
-  title: string;
-  technology: string;
-  datePublished: string;
-  partNumber: string;
-}
+export { type ManualMetadata, UNKNOWN };
 
 export const ALL_UNKNOWN: ManualMetadata = {
   title: UNKNOWN,

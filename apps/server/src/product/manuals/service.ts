@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { Manual, UploadedManualFile } from '@fieldassist/client/manuals';
 import { canDeleteManuals, canWriteLibrary } from '@fieldassist/client/roles';
 import type pg from 'pg';
 import type { AiProvider } from '../../ai/provider.js';
@@ -46,22 +47,14 @@ const libraryPath = (fileName: string) =>
 /** A manual's file type is the media type alone (text/plain, not text/plain; charset=utf-8). */
 const mediaType = (contentType: string) => contentType.split(';')[0]!.trim();
 
-export interface UploadedManualFile {
-  /** The storage path: what saveManual and discardUpload take. */
-  path: string;
-  fileUrl: string;
-  fileName: string;
-  fileSize: number;
-  fileType: string;
-  metadata: ManualMetadata;
-  /** Set when the file's text could not be read (corrupt, empty, scanned): why, in the extractor's words. */
-  unreadable?: string;
-}
+export const SCANNED_NOTICE =
+  'This PDF is scanned pages only: its text will be read by OCR while the manual is processed, so its details come from the file name';
 
 /**
  * Stores a manual's file in the library, reads its text once (kept for its ingestion) and reads
  * its metadata from that text (SPEC.md section 4, single and bulk upload). A file whose text
- * cannot be read is kept, with its metadata from the file name and the reason in `unreadable`.
+ * cannot be read is kept, with its metadata from the file name and the reason in `unreadable`;
+ * a PDF of scanned pages only is kept likewise, with `notice` saying OCR reads it at ingestion.
  * Throws UNAUTHORIZED, FORBIDDEN and the storage upload's errors (VALIDATION_ERROR, PAYLOAD_TOO_LARGE).
  */
 export async function uploadManualFile(
@@ -79,6 +72,7 @@ export async function uploadManualFile(
   if (!stored) throw new ApiError('NOT_FOUND', 'File not found'); // removed between two statements
   let pages: PageText[] = [];
   let unreadable: string | undefined;
+  let notice: string | undefined;
   try {
     const document = await deps.extract({
       bytes: stored.bytes,
@@ -89,8 +83,10 @@ export async function uploadManualFile(
     // Scanned pages are read by OCR at ingestion, not here: such a file's text is not complete yet.
     if (document.scannedPages.length === 0) await saveFileText(deps.pool, publicUrl, pages);
   } catch (error) {
-    // A file that cannot be read is the user's to know about; a busy extractor is left to ingestion.
-    if (error instanceof ApiError && error.status < 500) unreadable = error.message;
+    // A PDF of scanned pages only is read by OCR at ingestion: kept, and the user told so. Any
+    // other file that cannot be read is the user's to know about; a busy extractor is left to ingestion.
+    if (error instanceof ApiError && error.code === 'NO_TEXT_LAYER') notice = SCANNED_NOTICE;
+    else if (error instanceof ApiError && error.status < 500) unreadable = error.message;
     else deps.log(`reading the text of ${path} failed; its ingestion will try again: ${(error as Error).message}`);
   }
   const text = pages.map((page) => page.text).join('\n\n');
@@ -103,6 +99,7 @@ export async function uploadManualFile(
     fileType: mediaType(stored.contentType),
     metadata,
     ...(unreadable && { unreadable }),
+    ...(notice && { notice }),
   };
 }
 
@@ -112,28 +109,6 @@ export interface SaveManualInput extends Partial<ManualMetadata> {
   versionId: string;
   description?: string;
   tagIds: string[];
-}
-
-/** A saved manual as the client receives it (camelCase, as the REST API's rows become in the SDK). */
-export interface SavedManual {
-  id: string;
-  versionId: string | null;
-  title: string;
-  fileUrl: string;
-  fileName: string;
-  fileSize: number;
-  fileType: string | null;
-  description: string | null;
-  documentType: 'manual' | 'system_planner';
-  technology: string | null;
-  datePublished: string | null;
-  partNumber: string | null;
-  createdAt: string;
-  updatedAt: string;
-  uploadedBy: string | null;
-  processingStatus: 'pending' | 'processing' | 'ready' | 'failed';
-  processingError: string | null;
-  pageCount: number | null;
 }
 
 /** The file the caller uploaded to the library (or any, for an admin or the service key); else NOT_FOUND. */
@@ -153,13 +128,13 @@ async function ownLibraryFile(deps: ManualsDeps, caller: LibraryWriter, path: st
  * values are saved as absent; the title then comes from the file name.
  * Throws UNAUTHORIZED, FORBIDDEN, NOT_FOUND (not the caller's upload), CONFLICT (unknown version or tag).
  */
-export async function saveManual(deps: ManualsDeps, opts: { caller: Caller } & SaveManualInput): Promise<SavedManual> {
+export async function saveManual(deps: ManualsDeps, opts: { caller: Caller } & SaveManualInput): Promise<Manual> {
   const caller = requireLibraryWriter(opts.caller);
   const file = await ownLibraryFile(deps, caller, opts.path);
   const fileName = opts.fileName?.trim() || file.fileName;
   const id = `manual_${randomBytes(16).toString('hex')}`;
   return transaction(deps.pool, async (client) => {
-    const { rows } = await client.query<SavedManual>(
+    const { rows } = await client.query<Manual>(
       `INSERT INTO manuals (id, version_id, title, file_url, file_name, file_size, file_type, description, document_type, technology, date_published, part_number, uploaded_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'manual', $9, $10, $11, $12)
        RETURNING id, version_id AS "versionId", title, file_url AS "fileUrl", file_name AS "fileName", file_size::float8 AS "fileSize", file_type AS "fileType",

@@ -1,13 +1,12 @@
+import { type Frame, ZServerFrame } from '@fieldassist/client/realtime-frames';
 import { WebSocket } from 'ws';
 
-export interface Frame {
-  type: string;
-  payload: Record<string, unknown>;
-}
+export type { Frame };
 
 /**
  * A raw WebSocket client of the realtime protocol that keeps every frame it receives, so a
- * test can wait for the next one of a type and look at everything that came.
+ * test can wait for the next one of a type and look at everything that came. A frame that is
+ * not one of the shapes the client SDK reads (ZServerFrame) fails the next wait.
  */
 export async function openSocket(baseUrl: string, query: Record<string, string> = {}) {
   const url = new URL(baseUrl.replace(/^http/, 'ws'));
@@ -15,8 +14,11 @@ export async function openSocket(baseUrl: string, query: Record<string, string> 
   const socket = new WebSocket(url);
   const frames: Frame[] = [];
   const waiters: (() => void)[] = [];
+  const misfits: string[] = [];
   socket.on('message', (raw) => {
-    frames.push(JSON.parse(raw.toString()) as Frame);
+    const frame = JSON.parse(raw.toString()) as Frame;
+    if (!ZServerFrame.safeParse(frame).success) misfits.push(raw.toString());
+    frames.push(frame);
     waiters.splice(0).forEach((wake) => wake());
   });
   const closed = new Promise<{ code: number }>((resolve) => socket.on('close', (code) => resolve({ code })));
@@ -26,6 +28,7 @@ export async function openSocket(baseUrl: string, query: Record<string, string> 
   async function next(match: (frame: Frame) => boolean, { from = 0, ms = 5000 } = {}): Promise<Frame> {
     const deadline = Date.now() + ms;
     for (;;) {
+      if (misfits.length > 0) throw new Error(`frames outside the wire contract: ${misfits.join(' ')}`);
       const found = frames.slice(from).find(match);
       if (found) return found;
       if (Date.now() > deadline) throw new Error(`no matching frame within ${ms} ms; got ${JSON.stringify(frames)}`);

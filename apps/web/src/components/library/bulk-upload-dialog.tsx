@@ -12,7 +12,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Progress } from '@/components/ui/progress';
-import { FAILED, useManualBulkUpload } from '@/hooks/use-manual-bulk-upload';
+import { type BulkFileState, FAILED, useManualBulkUpload } from '@/hooks/use-manual-bulk-upload';
 import type { ReleaseVersion } from '@/lib/tables';
 
 import { FileField } from './file-field';
@@ -57,9 +57,7 @@ export function BulkUploadDialog({ open, onOpenChange, versions }: BulkUploadDia
     }
   };
 
-  const rows = bulk.files.length
-    ? bulk.files
-    : picked.map((file) => ({ name: file.name, progress: 0, error: undefined }));
+  const rows = bulk.files.length ? bulk.files : picked.map((file): BulkFileState => ({ name: file.name, progress: 0 }));
   return (
     <Dialog open={open} onOpenChange={close}>
       <DialogContent>
@@ -113,6 +111,7 @@ export function BulkUploadDialog({ open, onOpenChange, versions }: BulkUploadDia
                     className={row.progress === FAILED ? '[&>div]:bg-destructive' : undefined}
                   />
                   {row.progress === FAILED && row.error && <p className="text-xs text-destructive">{row.error}</p>}
+                  {row.progress !== FAILED && row.note && <p className="text-xs text-muted-foreground">{row.note}</p>}
                 </li>
               ))}
             </ul>

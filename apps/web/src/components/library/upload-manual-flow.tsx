@@ -61,7 +61,11 @@ export function UploadManualFlow({ open, onClose, versions, tags, watch }: Uploa
         onOpenChange={(next) => !next && finish()}
         versions={versions}
         steps={steps}
-        onUploaded={(result) => (setUploaded(result), setStep(null))}
+        onUploaded={(result) => {
+          if (result.file.notice) toast.info(result.file.notice);
+          setUploaded(result);
+          setStep(null);
+        }}
       />
       <BulkUploadDialog open={current === 'bulk'} onOpenChange={(next) => !next && finish()} versions={versions} />
       <ReviewMetadataDialog

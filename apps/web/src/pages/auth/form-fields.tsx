@@ -13,16 +13,21 @@ type FieldProps = Omit<ComponentProps<'input'>, 'id'> & {
   labelAction?: ReactNode;
 };
 
-/** A labelled input; the hint is read out with it. */
-export function TextField({ label, hint, labelAction, ...input }: FieldProps) {
-  const id = useId();
+/** A field's label row (with its action), the control, and the hint the control is described by. */
+function Field({
+  id,
+  label,
+  hint,
+  labelAction,
+  children,
+}: Pick<FieldProps, 'label' | 'hint' | 'labelAction'> & { id: string; children: ReactNode }) {
   return (
     <div className="grid gap-2">
       <div className="flex items-center justify-between gap-2">
         <Label htmlFor={id}>{label}</Label>
         {labelAction}
       </div>
-      <Input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      {children}
       {hint && (
         <p id={`${id}-hint`} className="text-xs text-muted-foreground">
           {hint}
@@ -32,17 +37,62 @@ export function TextField({ label, hint, labelAction, ...input }: FieldProps) {
   );
 }
 
+/** A labelled input; the hint is read out with it. */
+export function TextField({ label, hint, labelAction, ...input }: FieldProps) {
+  const id = useId();
+  return (
+    <Field id={id} label={label} hint={hint} labelAction={labelAction}>
+      <Input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+    </Field>
+  );
+}
+
+/** A step's form: submitting runs the step's request, with no page load. */
+export function AuthForm({ onSubmit, children }: { onSubmit: () => Promise<unknown>; children: ReactNode }) {
+  return (
+    <form
+      className="grid gap-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+/** The email field of the sign-in steps; the page keeps its value from one step to the next. */
+export function EmailField({
+  value,
+  onChange,
+  autoFocus,
+}: {
+  value: string;
+  onChange: (email: string) => void;
+  autoFocus?: boolean;
+}) {
+  return (
+    <TextField
+      label="Email"
+      type="email"
+      name="email"
+      autoComplete="email"
+      required
+      autoFocus={autoFocus}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
 /** A password input with a show/hide toggle (typing on a phone is easier when you can see it). */
 export function PasswordField({ label, hint, labelAction, ...input }: FieldProps) {
   const id = useId();
   const [visible, setVisible] = useState(false);
   const Icon = visible ? EyeOff : Eye;
   return (
-    <div className="grid gap-2">
-      <div className="flex items-center justify-between gap-2">
-        <Label htmlFor={id}>{label}</Label>
-        {labelAction}
-      </div>
+    <Field id={id} label={label} hint={hint} labelAction={labelAction}>
       <div className="relative">
         <Input
           id={id}
@@ -61,12 +111,7 @@ export function PasswordField({ label, hint, labelAction, ...input }: FieldProps
           <Icon className="size-4" aria-hidden="true" />
         </button>
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      )}
-    </div>
+    </Field>
   );
 }
 

@@ -6,7 +6,7 @@ import { authApi } from './auth-api';
 import { AuthCard } from './auth-layout';
 import type { AuthStepProps } from './auth-params';
 import { EmailSent } from './email-sent';
-import { LinkButton, SubmitButton, TextField } from './form-fields';
+import { AuthForm, EmailField, LinkButton, SubmitButton } from './form-fields';
 import { useSubmit } from './use-submit';
 
 /** Asks for a sign-in link by email (POST /api/auth/signin/magic). */
@@ -35,28 +35,13 @@ export function MagicLinkForm({ params, email, onEmailChange, onNavigate }: Auth
       description="We'll email you a link that signs you in. No password needed."
       footer={<LinkButton onClick={() => onNavigate('sign-in')}>Sign in with a password instead</LinkButton>}
     >
-      <form
-        className="grid gap-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          autoFocus
-          value={email}
-          onChange={(e) => onEmailChange(e.target.value)}
-        />
+      <AuthForm onSubmit={submit}>
+        <EmailField autoFocus value={email} onChange={onEmailChange} />
         {error && <Alert>{error}</Alert>}
         <SubmitButton pending={pending} pendingLabel="Sending link…">
           Send Sign-In Link
         </SubmitButton>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

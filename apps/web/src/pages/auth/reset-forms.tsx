@@ -7,7 +7,7 @@ import { authApi } from './auth-api';
 import { AuthCard } from './auth-layout';
 import type { AuthParams, AuthStepProps } from './auth-params';
 import { EmailSent } from './email-sent';
-import { LinkButton, PasswordField, SubmitButton, TextField } from './form-fields';
+import { AuthForm, EmailField, LinkButton, PasswordField, SubmitButton } from './form-fields';
 import { PASSWORD_HINT } from './sign-up-form';
 import { useSubmit } from './use-submit';
 
@@ -37,28 +37,13 @@ export function ForgotPasswordForm({ params, email, onEmailChange, onNavigate }:
       description="Enter your account's email and we'll send you a link to choose a new password."
       footer={<LinkButton onClick={() => onNavigate('sign-in')}>Back to sign in</LinkButton>}
     >
-      <form
-        className="grid gap-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          autoFocus
-          value={email}
-          onChange={(e) => onEmailChange(e.target.value)}
-        />
+      <AuthForm onSubmit={submit}>
+        <EmailField autoFocus value={email} onChange={onEmailChange} />
         {error && <Alert>{error}</Alert>}
         <SubmitButton pending={pending} pendingLabel="Sending link…">
           Send Reset Link
         </SubmitButton>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }
@@ -103,13 +88,7 @@ export function ResetPasswordForm({ params, onNavigate }: ResetPasswordFormProps
         </>
       }
     >
-      <form
-        className="grid gap-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
+      <AuthForm onSubmit={submit}>
         <PasswordField
           label="New password"
           name="new-password"
@@ -124,7 +103,7 @@ export function ResetPasswordForm({ params, onNavigate }: ResetPasswordFormProps
         <SubmitButton pending={pending} pendingLabel="Saving…">
           Save New Password
         </SubmitButton>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { authApi, type SessionResponse } from './auth-api';
 import { AuthCard } from './auth-layout';
 import type { AuthStepProps } from './auth-params';
-import { LinkButton, PasswordField, SubmitButton, TextField } from './form-fields';
+import { AuthForm, EmailField, LinkButton, PasswordField, SubmitButton } from './form-fields';
 import { OrDivider, ProviderButtons } from './provider-buttons';
 import { useSubmit } from './use-submit';
 
@@ -49,23 +49,8 @@ export function SignInForm({
         </>
       }
     >
-      <form
-        className="grid gap-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          autoFocus
-          value={email}
-          onChange={(e) => onEmailChange(e.target.value)}
-        />
+      <AuthForm onSubmit={submit}>
+        <EmailField autoFocus value={email} onChange={onEmailChange} />
         <PasswordField
           label="Password"
           name="password"
@@ -81,7 +66,7 @@ export function SignInForm({
         <LinkButton className="justify-self-center text-sm" onClick={() => onNavigate('forgot-password')}>
           Forgot password?
         </LinkButton>
-      </form>
+      </AuthForm>
       {(hasMagicLink || hasOAuth) && <OrDivider />}
       <div className="grid gap-3">
         {hasMagicLink && (

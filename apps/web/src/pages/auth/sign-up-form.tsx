@@ -5,7 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { authApi, type SessionResponse } from './auth-api';
 import { AuthCard } from './auth-layout';
 import type { AuthStepProps } from './auth-params';
-import { LinkButton, PasswordField, SubmitButton, TextField } from './form-fields';
+import { AuthForm, EmailField, LinkButton, PasswordField, SubmitButton, TextField } from './form-fields';
 import { useSubmit } from './use-submit';
 
 /** The server's rule (apps/server/src/auth/passwords.ts), said before it is enforced. */
@@ -40,13 +40,7 @@ export function SignUpForm({
         </>
       }
     >
-      <form
-        className="grid gap-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
+      <AuthForm onSubmit={submit}>
         <TextField
           label="Display name"
           name="name"
@@ -56,15 +50,7 @@ export function SignUpForm({
           value={displayName}
           onChange={(e) => setDisplayName(e.target.value)}
         />
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(e) => onEmailChange(e.target.value)}
-        />
+        <EmailField value={email} onChange={onEmailChange} />
         <PasswordField
           label="Password"
           name="new-password"
@@ -78,7 +64,7 @@ export function SignUpForm({
         <SubmitButton pending={pending} pendingLabel="Creating account…">
           Create Account
         </SubmitButton>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

@@ -1,4 +1,5 @@
-import { type ChatSource, photoOf } from '@fieldassist/client';
+import { photoOf } from '@fieldassist/client';
+import { chatSourcesOf } from '@fieldassist/client/chat-sources';
 
 import type { ChatMessage } from './chat-message';
 
@@ -18,14 +19,6 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-function sourcesOf(value: unknown): ChatSource[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (s): s is ChatSource =>
-      typeof s === 'object' && s !== null && typeof s.manualId === 'string' && typeof s.fileUrl === 'string',
-  );
 }
 
 /**
@@ -53,7 +46,7 @@ export function messagesFromRow(row: ChatMessageRow): ChatMessage[] {
       id: `${timestamp}-${row.id}-assistant`,
       role: 'assistant',
       content: answer,
-      sources: sourcesOf(response?.sources),
+      sources: chatSourcesOf(response?.sources),
       status: 'done',
       timestamp,
     },

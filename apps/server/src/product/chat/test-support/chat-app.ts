@@ -1,3 +1,5 @@
+import { ZChatSource } from '@fieldassist/client/chat-sources';
+import { z } from 'zod';
 import type pg from 'pg';
 import { afterAll } from 'vitest';
 import type { Role } from '../../../auth/caller.js';
@@ -140,15 +142,9 @@ export async function readSse(response: Response, onPart: (part: SsePart) => voi
     .filter((p) => p.type === 'text-delta')
     .map((p) => p.delta)
     .join('');
-  return { lines, parts, text, sources: (parts.find((p) => p.type === 'data-sources')?.data ?? []) as ChatSource[] };
+  // The sources as the client SDK reads them: a source outside the wire contract fails the test.
+  const sources = z.array(ZChatSource).parse(parts.find((p) => p.type === 'data-sources')?.data ?? []);
+  return { lines, parts, text, sources };
 }
 
 export type SsePart = { type: string; delta?: string; data?: unknown; errorText?: string; [key: string]: unknown };
-export interface ChatSource {
-  manualId: string;
-  title: string;
-  page: number | null;
-  fileUrl: string;
-  quote: string;
-  hasFigure?: true;
-}

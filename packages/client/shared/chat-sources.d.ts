@@ -1,0 +1,16 @@
+import type { z } from 'zod';
+
+/** A manual page a chat answer cites as [n] (sources[n - 1]). */
+export interface ChatSource {
+  manualId: string;
+  title: string;
+  page: number | null;
+  fileUrl: string;
+  /** Words of the passage as printed on the page, to find and highlight it there. */
+  quote?: string;
+  /** The page holds a figure, a diagram or a ruled table: the answer shows a small image of it. */
+  hasFigure?: boolean;
+}
+
+export declare const ZChatSource: z.ZodType<ChatSource>;
+export declare function chatSourcesOf(data: unknown): ChatSource[];

@@ -1,0 +1,25 @@
+// The chat stream's `data-sources` part (PLATFORM_API.md 5.2): the manual pages an answer cites
+// as [n], sources[n - 1]. The server builds them typed from this schema; the client SDK and the
+// web app read what arrives (the stream, a saved chatMessages row) through it. Plain JavaScript
+// with its types beside it, as roles.js.
+import { z } from 'zod';
+
+export const ZChatSource = z.object({
+  manualId: z.string(),
+  title: z.string(),
+  page: z.number().nullable(),
+  fileUrl: z.string(),
+  /** Words of the passage as printed on the page, to find and highlight it there. */
+  quote: z.string().optional(),
+  /** The page holds a figure, a diagram or a ruled table: the answer shows a small image of it. */
+  hasFigure: z.boolean().optional(),
+});
+
+/** The sources in a `data-sources` part (or a saved answer): each item that fits; the rest are left out. */
+export function chatSourcesOf(data) {
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((item) => {
+    const result = ZChatSource.safeParse(item);
+    return result.success ? [result.data] : [];
+  });
+}

@@ -16,7 +16,7 @@ import { type BulkFileState, FAILED, useManualBulkUpload } from '@/hooks/use-man
 import type { ReleaseVersion } from '@/lib/tables';
 
 import { FileField } from './file-field';
-import { VersionSelect } from './version-select';
+import { ReleaseVersionField } from './version-select';
 
 type BulkUploadDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; versions: ReleaseVersion[] };
 
@@ -68,18 +68,7 @@ export function BulkUploadDialog({ open, onOpenChange, versions }: BulkUploadDia
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={(event) => void submit(event)} className="grid gap-4" noValidate>
-          <div className="grid gap-2">
-            <span id={`${id}-version`} className="text-sm leading-none font-medium">
-              Release Version
-            </span>
-            <VersionSelect
-              versions={versions}
-              value={versionId}
-              onChange={setVersionId}
-              labelId={`${id}-version`}
-              placeholder="Select a version"
-            />
-          </div>
+          <ReleaseVersionField id={`${id}-version`} versions={versions} value={versionId} onChange={setVersionId} />
           <FileField
             key={round}
             id={`${id}-files`}

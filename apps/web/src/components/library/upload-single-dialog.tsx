@@ -17,7 +17,7 @@ import { errorMessage } from '@/lib/error-message';
 import type { ReleaseVersion } from '@/lib/tables';
 
 import { FileField } from './file-field';
-import { VersionSelect } from './version-select';
+import { ReleaseVersionField } from './version-select';
 
 export interface UploadedManual {
   file: UploadedManualFile;
@@ -78,21 +78,7 @@ export function UploadSingleDialog({ open, onOpenChange, versions, steps, onUplo
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={(event) => void submit(event)} className="grid gap-4" noValidate>
-          <div className="grid gap-2">
-            <span id={`${id}-version`} className="text-sm leading-none font-medium">
-              Release Version
-            </span>
-            <VersionSelect
-              versions={versions}
-              value={versionId}
-              onChange={setVersionId}
-              labelId={`${id}-version`}
-              placeholder="Select a version"
-            />
-            {versions.length === 0 && (
-              <p className="text-xs text-muted-foreground">No versions yet: create one with New Version first.</p>
-            )}
-          </div>
+          <ReleaseVersionField id={`${id}-version`} versions={versions} value={versionId} onChange={setVersionId} />
           <FileField id={`${id}-file`} label="Manual File" disabled={busy} onPick={(files) => setFile(files[0])} />
           {busy && (
             <div className="grid gap-1.5" aria-live="polite">

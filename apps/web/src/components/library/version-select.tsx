@@ -40,3 +40,34 @@ export function VersionSelect({
     </Select>
   );
 }
+
+/** The upload dialogs' 'Release Version' field: its label, the select, and what to do when there is none. */
+export function ReleaseVersionField({
+  id,
+  versions,
+  value,
+  onChange,
+}: {
+  id: string;
+  versions: ReleaseVersion[];
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="grid gap-2">
+      <span id={id} className="text-sm leading-none font-medium">
+        Release Version
+      </span>
+      <VersionSelect
+        versions={versions}
+        value={value}
+        onChange={onChange}
+        labelId={id}
+        placeholder="Select a version"
+      />
+      {versions.length === 0 && (
+        <p className="text-xs text-muted-foreground">No versions yet: create one with New Version first.</p>
+      )}
+    </div>
+  );
+}

@@ -53,7 +53,8 @@ CREATE TRIGGER manual_content_terms_update AFTER UPDATE ON manual_content
 CREATE TRIGGER manual_content_terms_truncate AFTER TRUNCATE ON manual_content
   FOR EACH STATEMENT EXECUTE FUNCTION count_search_terms();
 
--- The chunks already stored.
+-- The chunks already stored (none in a new install, whose table then stays empty: backup's
+-- restore and migrate-data copy only into an install with no rows).
 INSERT INTO search_terms (lexeme, chunks)
-SELECT '', count(*) FROM manual_content
+SELECT '', count(*) FROM manual_content HAVING count(*) > 0
 UNION ALL SELECT lexeme, count(*) FROM manual_content, unnest(tsvector_to_array(search)) lexeme GROUP BY lexeme;

@@ -4,14 +4,13 @@
 // and ingested by the real server (which finds the diagram), and the live chat (no AI model)
 // answers from it, at phone and desktop width in real Chromium.
 import { randomBytes } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 
 import { makeFigurePdf } from '../apps/server/src/data/fixtures/make-documents.js';
 import { ManualViewer } from './pages/manual-viewer.js';
-import { launchBrowser, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
 import { openChatAsNewUser } from './support/seeded-chat.js';
-import { startServer, type TestServer } from './support/server.js';
+import { startServerAndBrowser } from './support/server-and-browser.js';
 import { serviceApi } from './support/viewer-library.js';
 
 const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
@@ -26,11 +25,9 @@ const PAGES = [
   ['Cleaning the fan blades', 'Brush the blades clean every 500 hours and check that the fan turns freely.'],
 ];
 
-let server: TestServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open', SERVICE_KEY });
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SIGNUP_MODE: 'open', SERVICE_KEY }), launchBrowser()]);
   const api = serviceApi(server.url, SERVICE_KEY);
   const pdf = await makeFigurePdf(PAGES, { figurePage: 2 });
   const fileUrl = await api.store('cf-300-service.pdf', 'application/pdf', pdf);
@@ -41,19 +38,7 @@ beforeAll(async () => {
     file_name: 'cf-300-service.pdf',
     file_type: 'application/pdf',
   });
-  for (let i = 0; ; i++) {
-    const result = JSON.stringify(
-      await api.sql([{ sql: 'SELECT processing_status FROM manuals WHERE id = ?', args: ['manual_cf300'] }]),
-    );
-    if (result.includes('ready')) break;
-    if (result.includes('failed') || i === 300) throw new Error(`the manual was not ingested: ${result}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await api.waitUntilReady('manual_cf300', 60);
 });
 
 describe.each(VIEWPORT_NAMES)('an answer citing a page with a figure, on %s', (viewport: ViewportName) => {

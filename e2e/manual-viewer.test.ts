@@ -38,15 +38,7 @@ async function addRtuManual(fileUrl: string) {
     file_name: 'rtu-500-service.pdf',
     file_type: 'application/pdf',
   });
-  for (let i = 0; i < 150; i++) {
-    const result = JSON.stringify(
-      await api.sql([{ sql: 'SELECT processing_status FROM manuals WHERE id = ?', args: ['manual_rtu'] }]),
-    );
-    if (result.includes('ready')) return;
-    if (result.includes('failed')) throw new Error(`ingestion failed: ${result}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the RTU manual was not ingested within 30 s');
+  await api.waitUntilReady('manual_rtu', 30);
 }
 
 /** A saved answer whose sources carry the passages they cite, as the chat saves them. */

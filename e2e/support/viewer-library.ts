@@ -1,3 +1,4 @@
+import type { ChatSource } from '@fieldassist/client/chat-sources';
 // The manuals the viewer's tests and bench/viewer open, stored through the real API with the
 // service key: a long PDF, and a saved chat answer whose sources cite passages in them.
 import { randomBytes } from 'node:crypto';
@@ -20,7 +21,8 @@ export function longManualPdf(pages = 350): Promise<Buffer> {
   return makePdf(Array.from({ length: pages }, (_, i) => [...manualPageLines(i + 1), ...filler(i + 1)]));
 }
 
-export type SavedSource = { manualId: string; title: string; page: number | null; fileUrl: string; quote?: string };
+/** A source as the chat saves it with an answer. */
+export type SavedSource = ChatSource;
 
 /** The server's API as the service key calls it. */
 export function serviceApi(serverUrl: string, serviceKey: string) {
@@ -50,6 +52,19 @@ export function serviceApi(serverUrl: string, serviceKey: string) {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(row),
       }),
+
+    /** Waits until ingestion has made the manual `id` ready; throws when it failed or took longer than `seconds`. */
+    async waitUntilReady(id: string, seconds: number): Promise<void> {
+      for (let i = 0; i < seconds * 5; i++) {
+        const result = JSON.stringify(
+          await sql([{ sql: 'SELECT processing_status FROM manuals WHERE id = ?', args: [id] }]),
+        );
+        if (result.includes('ready')) return;
+        if (result.includes('failed')) throw new Error(`ingestion of ${id} failed: ${result}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      throw new Error(`${id} was not ingested within ${seconds} s`);
+    },
 
     /** Stores a file in the library folder, as an upload does; answers its public URL. */
     async store(name: string, type: string, bytes: Buffer): Promise<string> {

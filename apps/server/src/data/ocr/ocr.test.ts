@@ -12,7 +12,7 @@ import { findSkew } from './deskew.js';
 import { createOcr } from './index.js';
 import { tesseractPaths } from './tesseract.js';
 import { renderPhoto, renderTextlessPhoto } from './test-support/render-photo.js';
-import { makeScannedPdf } from './test-support/scanned-pdf.js';
+import { makeJpxScanPdf, makeScannedPdf } from './test-support/scanned-pdf.js';
 import { SERVICE_MANUAL } from './test-support/service-manual.js';
 
 const ocr = createOcr();
@@ -84,6 +84,12 @@ describe('scanned PDFs', { timeout: 90_000 }, () => {
     expect(text).toMatch(/Error E4 Low evaporator water flow/);
     expect(text).toMatch(/PN-7720-G/);
     expect(document.pages[2]!.text).toMatch(/Replace the filter drier every year/);
+  });
+
+  it('reads a scan whose image is JPEG 2000 (pdf.js decodes it with its wasm OpenJPEG), not a blank page', async () => {
+    const document = await extractor.extractDocument({ bytes: await makeJpxScanPdf(), fileName: 'archive-scan.pdf' }, { readScans: {} });
+    expect(document.ocrPages).toEqual([1]);
+    expect(document.pages[0]!.text).toMatch(/PN-3390-K/);
   });
 
   it('keeps the text layer of text pages and reads only the scanned ones', async () => {

@@ -1,4 +1,5 @@
-import { PDFDocument } from 'pdf-lib';
+import { readFile } from 'node:fs/promises';
+import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState } from 'pdf-lib';
 import sharp from 'sharp';
 
 // A scanned manual as an office scanner makes one: each page an image (here ~150 dpi, a little
@@ -37,5 +38,23 @@ export async function makeScannedPdf(pages: string[][]): Promise<Buffer> {
     const image = await pdf.embedJpg(await scanPage(paragraphs, i % 2 === 0 ? 0.6 : -0.4));
     pdf.addPage([595, 842]).drawImage(image, { x: 0, y: 0, width: 595, height: 842 });
   }
+  return Buffer.from(await pdf.save());
+}
+
+/**
+ * A scan whose image is JPEG 2000, as archive.org-style scans usually are: one line of text,
+ * "Part PN-3390-K", on a 600 x 90 page. pdf-lib cannot embed JPEG 2000, so the image XObject is
+ * written as it is (/JPXDecode). scan-line.jp2 (2.6 KB) was made once with ImageMagick:
+ *   convert -size 600x90 xc:white -font DejaVu-Sans -pointsize 40 -fill black -gravity center \
+ *     -annotate +0+0 'Part PN-3390-K' -colorspace Gray -depth 8 -quality 40 scan-line.jp2
+ */
+export async function makeJpxScanPdf(): Promise<Buffer> {
+  const jp2 = await readFile(new URL('./scan-line.jp2', import.meta.url));
+  const [width, height] = [600, 90];
+  const pdf = await PDFDocument.create();
+  const image = pdf.context.register(pdf.context.stream(jp2, { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, Filter: 'JPXDecode', ColorSpace: 'DeviceGray', BitsPerComponent: 8 }));
+  const page = pdf.addPage([width, height]);
+  const name = page.node.newXObject('Scan', image);
+  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(width, 0, 0, height, 0, 0), drawObject(name), popGraphicsState());
   return Buffer.from(await pdf.save());
 }

@@ -1,7 +1,8 @@
 // The in-app manual viewer (issue 16, deliverable 3) against the real server: a cited source
 // opens the manual at its page with the passage marked, on a phone (full-screen sheet) and a
 // desktop (panel beside the chat); a 350-page PDF opens at page 300 fetching byte ranges and
-// drawing one page; a Word manual opens at its passage; a missing file says so.
+// drawing one page; a scan whose image is JPEG 2000 is drawn (pdf.js's wasm decoder, allowed by
+// the CSP); a Word manual opens at its passage; a missing file says so.
 //
 // The live chat (no AI model) cites page 3 of a real ingested PDF and quotes the sentence it
 // lifted, which the viewer marks. The other manuals come with the sources of a saved answer (the
@@ -11,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
 import { makeDocx } from '../apps/server/src/data/fixtures/make-documents.js';
+import { makeJpxScanPdf } from '../apps/server/src/data/ocr/test-support/scanned-pdf.js';
 import { AppShell } from './pages/app-shell.js';
 import { ChatPage } from './pages/chat-page.js';
 import { ManualViewer } from './pages/manual-viewer.js';
@@ -24,10 +26,11 @@ import { LONG_TITLE, longManualPassage, longManualPdf, serviceApi } from './supp
 const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
 const WORD_TITLE = 'Chiller start-up guide';
 const WORD_PASSAGE = 'Open the isolation valves before starting the compressor.';
+const SCAN_TITLE = 'Archive scan of the parts list';
 
 let email: string;
 let api: ReturnType<typeof serviceApi>;
-const files: Record<'rtu' | 'long' | 'word', string> = { rtu: '', long: '', word: '' };
+const files: Record<'rtu' | 'long' | 'word' | 'scan', string> = { rtu: '', long: '', word: '', scan: '' };
 
 /** The RTU manual in the library, ingested for real, so the live chat cites its page 3. */
 async function addRtuManual(fileUrl: string) {
@@ -51,6 +54,7 @@ function addSavedAnswer() {
       { manualId: 'manual_rtu', title: RTU_TITLE, page: 3, fileUrl: files.rtu, quote: `${RTU_FAULT}.` },
       { manualId: 'manual_long', title: LONG_TITLE, page: 300, fileUrl: files.long, quote: longManualPassage(300) },
       { manualId: 'manual_word', title: WORD_TITLE, page: 1, fileUrl: files.word, quote: WORD_PASSAGE },
+      { manualId: 'manual_scan', title: SCAN_TITLE, page: 1, fileUrl: files.scan, quote: 'Part PN-3390-K' },
       {
         manualId: 'manual_gone',
         title: 'Removed manual',
@@ -68,7 +72,7 @@ beforeAll(async () => {
   api = serviceApi(server.url, SERVICE_KEY);
   email = uniqueEmail('viewer');
   await createAccount({ serverUrl: server.url, email });
-  const [rtu, long, word] = await Promise.all([
+  const [rtu, long, word, scan] = await Promise.all([
     rtuManualPdf(),
     longManualPdf(),
     makeDocx([
@@ -77,6 +81,7 @@ beforeAll(async () => {
       'Open the isolation valves',
       'before starting the compressor.',
     ]),
+    makeJpxScanPdf(),
   ]);
   files.rtu = await api.store(rtu.name, rtu.mimeType, rtu.buffer);
   files.long = await api.store('compressor-350.pdf', 'application/pdf', long);
@@ -85,6 +90,7 @@ beforeAll(async () => {
     'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     word,
   );
+  files.scan = await api.store('parts-list-scan.pdf', 'application/pdf', scan);
   await addRtuManual(files.rtu);
   await addSavedAnswer();
 });
@@ -253,6 +259,25 @@ describe.each(VIEWPORT_NAMES)('manual viewer on %s', (viewport: ViewportName) =>
     }
     expect(errors).toEqual([]);
   });
+
+  test.runIf(viewport === 'phone')(
+    'a scan whose image is JPEG 2000 is drawn, not left blank (pdf.js decodes it in wasm, which the CSP allows)',
+    async () => {
+      await sourceOf(chat, SCAN_TITLE).click();
+      await viewer.waitForPage(1);
+      // The share of the drawn page's pixels that are dark: the line of text, about 5%; 0 when blank.
+      const ink = await viewer.dialog.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
+        const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+        let dark = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i]! + data[i + 1]! + data[i + 2]! < 3 * 128) dark++;
+        return dark / (data.length / 4);
+      });
+      expect(ink).toBeGreaterThan(0.01);
+      await page.keyboard.press('Escape');
+      await viewer.dialog.waitFor({ state: 'hidden' });
+      expect(errors).toEqual([]);
+    },
+  );
 
   test('a Word manual opens as its text, scrolled to the passage, which is marked', async () => {
     await sourceOf(chat, WORD_TITLE).click();

@@ -14,7 +14,9 @@ export function securityHeaders({ https }: { https: boolean }): Record<string, s
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // 'wasm-unsafe-eval' lets the viewer's pdf.js compile its WebAssembly image decoders
+        // (JPEG 2000 scans); it allows no eval() or new Function() of JavaScript.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         connectSrc: ["'self'"],

@@ -26,7 +26,17 @@ const RANGE_CHUNK_BYTES = 64 * 1024;
  * pdf.js asks for byte ranges and fetches nothing it does not need for the pages drawn.
  */
 export function openPdf(pdfjs: Pdfjs, url: string): PDFDocumentLoadingTask {
-  return pdfjs.getDocument({ url, rangeChunkSize: RANGE_CHUNK_BYTES, disableAutoFetch: true, disableStream: true });
+  return pdfjs.getDocument({
+    url,
+    rangeChunkSize: RANGE_CHUNK_BYTES,
+    disableAutoFetch: true,
+    disableStream: true,
+    // Copied there by the build (vite.config.ts). Without the wasm decoders, a scan's JPEG 2000
+    // or JBIG2 images are drawn as blank pages.
+    wasmUrl: '/pdfjs/wasm/',
+    standardFontDataUrl: '/pdfjs/standard_fonts/',
+    cMapUrl: '/pdfjs/cmaps/',
+  });
 }
 
 /** The technician's words for why a PDF did not open. */

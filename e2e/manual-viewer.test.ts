@@ -188,6 +188,31 @@ describe.each(VIEWPORT_NAMES)('manual viewer on %s', (viewport: ViewportName) =>
     expect(errors).toEqual([]);
   });
 
+  test.runIf(viewport === 'desktop')(
+    'a tablet turned while the viewer is open (panel to full-screen sheet) still gives focus back to the source on Escape',
+    async () => {
+      const source = sourceOf(chat, `${RTU_TITLE}, page 3`);
+      await source.click();
+      await viewer.waitForPage(3);
+      const wide = page.viewportSize()!;
+      // Below the lg breakpoint the panel becomes a modal sheet: Radix mounts its focus scope anew.
+      await page.setViewportSize({ width: 800, height: wide.height });
+      try {
+        await page.waitForFunction(
+          () => document.querySelector('[data-testid="manual-viewer"]')?.getBoundingClientRect().x === 0,
+        );
+        await viewer.waitForPage(3);
+        await page.keyboard.press('Escape');
+        await viewer.dialog.waitFor({ state: 'hidden' });
+        await page.waitForFunction((label) => document.activeElement?.textContent === label, `${RTU_TITLE}, page 3`);
+        expect(await source.evaluate((link) => link === document.activeElement)).toBe(true);
+      } finally {
+        await page.setViewportSize(wide);
+      }
+      expect(errors).toEqual([]);
+    },
+  );
+
   test.runIf(viewport === 'phone')(
     'two fingers spread apart zoom the page in, and it is drawn again at the new size',
     async () => {

@@ -38,14 +38,20 @@ export function ManualViewer({ target, asPanel, onClose }: ManualViewerProps) {
           )}
           style={asPanel ? { width: PANEL_WIDTH } : undefined}
           onOpenAutoFocus={(event) => {
+            // Radix calls this again whenever its focus scope mounts anew while the viewer is
+            // open, when the focused element may be the viewer itself: what had focus when the
+            // viewer first opened is the one focus goes back to.
+            const focused = document.activeElement;
+            if (!returnTo.current && focused instanceof HTMLElement && !content.current?.contains(focused))
+              returnTo.current = focused;
             // The viewer itself takes focus, so the arrow keys turn pages straight away.
-            returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
             event.preventDefault();
             content.current?.focus();
           }}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
-            if (returnTo.current?.isConnected) returnTo.current.focus();
+            // Only once the viewer is gone (the same remount calls this too, while it is open).
+            if (!content.current && returnTo.current?.isConnected) returnTo.current.focus();
           }}
           // Beside the chat, a tap in the chat (another source) must not close the panel.
           onInteractOutside={(event) => asPanel && event.preventDefault()}

@@ -204,6 +204,41 @@ describe('composeAnswer', () => {
     expect(text).toContain('**CX-10 Compressor Service Manual, page 30** [2]');
   });
 
+  it('reads ". . ." inside a sentence as part of it', () => {
+    const page = [
+      '• Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon. Programming through a JTAG ICE mkII works though, as does programming through JTAG.',
+      'Solution: None by this time (2010 Q1).',
+    ].join('\n');
+    const { text, sources } = composeAnswer('ATxmega A1 will not program through PDI with the AVR Dragon', [
+      passage(page),
+    ]);
+    expect(sources[0]!.quote).toBe(
+      'Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon.',
+    );
+    expect(text).toContain('Solution: None by this time (2010 Q1).');
+  });
+
+  it('matches two words of the question the manual writes as one ("bit clock": "bitclock")', () => {
+    const entry = (option: string, text: string) => `\`\`\`\n${option}\n\`\`\`\n\n${text}`;
+    const page = [
+      '4.1 AVRDUDE Defaults',
+      entry(
+        'default_serial = "default-serial-device";',
+        'Assign the default serial port device. Can be overridden using the -P option.',
+      ),
+      entry(
+        'default_programmer = "default-programmer-id";',
+        'Assign the default programmer id. Can be overridden using the -c option.',
+      ),
+      entry(
+        'default_bitclock = "default-bitclock";',
+        'Assign the default bitclock value. Can be overridden using the -B option.',
+      ),
+    ].join('\n\n');
+    const { text } = composeAnswer('sick of typing -B every time, can I set a default bit clock', [passage(page)]);
+    expect(text.startsWith('Assign the default bitclock value.')).toBe(true);
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

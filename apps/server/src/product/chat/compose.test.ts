@@ -239,6 +239,21 @@ describe('composeAnswer', () => {
     expect(text.startsWith('Assign the default bitclock value.')).toBe(true);
   });
 
+  it('answers with the troubleshooting entry that matches best, whole and alone', () => {
+    const page = [
+      '• Problem: My ATtiny4/5/9/10 reads out fine, but any attempt to program it (through TPI) fails. Instead, the memory retains the old contents.',
+      'Solution: Mind the limited programming supply voltage range of these devices.',
+      'In-circuit programming through TPI is only guaranteed by the datasheet at Vcc = 5 V.',
+      '• Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon. Programming through a JTAG ICE mkII works though, as does programming through JTAG.',
+      'Solution: None by this time (2010 Q1).',
+      'It is said that the AVR Dragon can only program devices from the A4 Xmega subfamily.',
+    ].join('\n');
+    const { text } = composeAnswer("atxmega128a1 won't program via PDI on my dragon, jtag works fine", [passage(page)]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toBe(
+      'Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon. Programming through a JTAG ICE mkII works though, as does programming through JTAG.\\\nSolution: None by this time (2010 Q1).\\\nIt is said that the AVR Dragon can only program devices from the A4 Xmega subfamily.\\\n',
+    );
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

@@ -113,15 +113,26 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
     take(before);
   chosen.sort((a, b) => a.order - b.order);
   // A troubleshooting entry's "Problem:" matches the question; its "Solution:" is the answer,
-  // with the sentences that finish it.
+  // with the sentences that finish it. The entry that matches best is the answer alone.
   const isProblem = (s: Scored | undefined) => s !== undefined && /^(?:problem|symptom|question|cause)\b/i.test(s.text);
-  const problem = chosen.find((s) => isProblem(s) || [1, 2, 3].some((back) => isProblem(weighed[s.order - back])));
-  const solution =
-    problem &&
-    weighed
-      .slice(problem.order + 1, problem.order + 6)
-      .find((s) => /^(?:solution|remedy|fix|workaround|answer|action)\b/i.test(s.text));
+  const isSolution = (s: Scored | undefined) =>
+    s !== undefined && /^(?:solution|remedy|fix|workaround|answer|action)\b/i.test(s.text);
+  const problemOf = (s: Scored) => {
+    for (let back = 0; back <= 3; back++) {
+      const before = weighed[s.order - back];
+      if (!before || isSolution(before)) return undefined;
+      if (isProblem(before)) return before;
+    }
+    return undefined;
+  };
+  const entry = [...chosen].sort((a, b) => b.score - a.score).find(problemOf);
+  const problem = entry && problemOf(entry)!;
+  const solution = problem && weighed.slice(problem.order + 1, problem.order + 6).find(isSolution);
   if (solution && !chosen.includes(solution)) {
+    const asked = chosen.filter((s) => s.order >= problem.order && s.order < solution.order);
+    chosen.splice(0, chosen.length);
+    length = 0;
+    asked.forEach(take);
     take(solution);
     for (
       let next = weighed[solution.order + 1];

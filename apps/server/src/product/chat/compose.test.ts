@@ -254,6 +254,19 @@ describe('composeAnswer', () => {
     );
   });
 
+  it('takes the sentence after the best one in its paragraph: the fix that follows the symptom', () => {
+    const page = [
+      '5.2 Atmel DFU bootloader using FLIP version 1',
+      '',
+      'When the bootloader is started, it enters a security mode where the only acceptable access is to query the device configuration parameters (which are used for the signature on AVR devices). The only way to leave this mode is a chip erase.',
+      'Sometimes, a bootloader with security mode already disabled seems to no longer respond with sensible configuration data, but only 0xFF for all queries. As these queries are used to obtain the equivalent of a signature, AVRDUDE can only continue in that situation by forcing the signature check to be overridden with the -F option.',
+      '',
+      'One of the core AVRDUDE features is verification of the connection by reading device signature prior to any operation, but this operation is not possible on UPDI locked devices.',
+    ].join('\n');
+    const { text } = composeAnswer('flip bootloader gives 0xFF for the signature, avrdude refuses', [passage(page)]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('overridden with the -F option.');
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

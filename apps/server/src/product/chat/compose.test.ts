@@ -267,6 +267,22 @@ describe('composeAnswer', () => {
     expect(text.slice(0, text.indexOf('*CX-10'))).toContain('overridden with the -F option.');
   });
 
+  it("names the option a sentence of its description is about, wherever the sentence sits in the option's paragraph", () => {
+    const page = [
+      'GMIN=x resets the value of GMIN, the minimum conductance allowed by the program. The default value is 1.0e-12.',
+      '',
+      'GMINSTEPS=x [*] sets the number of Gmin steps to be attempted. If the value is set to zero, the standard gmin stepping algorithm is skipped. The standard behavior is that gmin stepping is tried before going to the source stepping algorithm.',
+      '',
+      'NOOPITER Go directly to gmin stepping, skipping the first iteration.',
+      '',
+      'SRCSTEPS=x [*] sets the number of source steps to be attempted. The default is 1.',
+    ].join('\n');
+    const { text } = composeAnswer('skip gmin stepping and go to source stepping', [passage(page)]);
+    expect(
+      text.startsWith('`GMINSTEPS=x`: If the value is set to zero, the standard gmin stepping algorithm is skipped.'),
+    ).toBe(true);
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

@@ -221,13 +221,13 @@ const pointsBack = /\b(?:this|that|the above) (?:option|switch|flag|keyword|vari
 /**
  * The option a sentence describes when it does not name it: printed on the line before its
  * description (an option list), or at the head of the sentence's paragraph ("--acall-ajmp
- * Replaces ... You may need to use this option ...").
+ * Replaces ... You may need to use this option ...", "GMINSTEPS=x sets ... If the value is zero ...").
  */
 function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
   const paragraph = blocks[sentence.block];
   if (paragraph?.kind !== 'prose') return undefined;
   const place = paragraph.sentences.indexOf(sentence.text);
-  if (place > 0 && pointsBack.test(sentence.text)) {
+  if (place > 0) {
     const head = optionAtStart.exec(paragraph.sentences[0]!)?.[1];
     if (head && !sentence.text.includes(head)) return head;
   }

@@ -283,6 +283,21 @@ describe('composeAnswer', () => {
     ).toBe(true);
   });
 
+  it('prefers a sentence that names an option to type', () => {
+    const page = [
+      '(Diodes, and BJTs), or the resulting temperature (Diodes) exceed limits that are specified by model parameters. All these parameters are positive with default value of infinity.',
+      'The check is executed after Newton-Raphson iteration is finished i.e. in transient analysis in each time step. The user can specify an additional .option maxwarns (default: 5) to limit the count of messages.',
+      'The output goes on default to stdout or alternatively to a file specified by command line option --soa-log=filename.',
+      'To achive SOA checking, add some or all of these parameters with suitable limit values to the .model line of the respective device.',
+      '',
+      '15.5.1 Resistor and Capacitor SOA model parameters',
+      '',
+      '1. Bv_max: If |Vr| or |Vc| exceed Bv_max, SOA warning is issued.',
+    ].join('\n');
+    const { text } = composeAnswer('limit the number of SOA warnings per model', [passage(page)]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('.option maxwarns');
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

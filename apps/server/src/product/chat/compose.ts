@@ -12,6 +12,7 @@ export interface ComposedAnswer {
 export const LOCAL_ANSWER_NOTE = '_Composed from your manuals; no AI model wrote this answer._';
 const DIRECT_ANSWER_CHARS = 420;
 const FURTHER_CHARS = 180;
+const OPTION_BONUS = 1.5;
 const MAX_STEPS = 8;
 const STEP_CHARS = 240;
 const MAX_CODE_BLOCKS = 2;
@@ -67,7 +68,12 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
       return [word, found === 0 ? 1 : Math.log(1 + texts.length / found)];
     }),
   );
-  return texts.map((t, order) => ({ ...t, score: termScore(t.text, terms, weights), order }));
+  // A sentence that names an option to type ("... overridden with the -F option") tells what to do.
+  const namesOption = /(?:^|[\s(“"‘'])(?:--?[A-Za-z][\w-]*|\.option\s+\w+)|\b\w+=\S/;
+  return texts.map((t, order) => {
+    const score = termScore(t.text, terms, weights);
+    return { ...t, score: namesOption.test(t.text) ? score * OPTION_BONUS : score, order };
+  });
 }
 
 /**

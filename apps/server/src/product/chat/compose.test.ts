@@ -273,9 +273,11 @@ describe('composeAnswer', () => {
       '',
       'GMINSTEPS=x [*] sets the number of Gmin steps to be attempted. If the value is set to zero, the standard gmin stepping algorithm is skipped. The standard behavior is that gmin stepping is tried before going to the source stepping algorithm.',
       '',
-      'NOOPITER Go directly to gmin stepping, skipping the first iteration.',
+      'ITL1=x resets the dc iteration limit. The default is 100.',
       '',
-      'SRCSTEPS=x [*] sets the number of source steps to be attempted. The default is 1.',
+      'KEEPOPINFO Retain the operating point information when either an AC, Distortion, or Pole- Zero analysis is run. This is particularly useful if the circuit is large and you do not want to run a (redundant) .OP analysis.',
+      '',
+      'NOOPITER Go directly to gmin stepping, skipping the first iteration.',
     ].join('\n');
     const { text } = composeAnswer('skip gmin stepping and go to source stepping', [passage(page)]);
     expect(
@@ -296,6 +298,22 @@ describe('composeAnswer', () => {
     ].join('\n');
     const { text } = composeAnswer('limit the number of SOA warnings per model', [passage(page)]);
     expect(text.slice(0, text.indexOf('*CX-10'))).toContain('.option maxwarns');
+  });
+
+  it('reads a table row with its column headers', () => {
+    const page = [
+      '3.8. INTERRUPT SERVICE ROUTINES CHAPTER 3. USING SDCC',
+      '',
+      'Interrupt # Description Vector Address',
+      '0 External 0 0x0003',
+      '1 Timer 0 0x000b',
+      '3 Timer 1 0x001b',
+      '4 Serial 0x0023',
+      '',
+      'Since the number of interrupts available is chip specific and the interrupt vector table always ends at the last byte of memory, the interrupt numbers corresponds to the interrupt vectors in reverse order of address. For example, interrupt 1 will use the interrupt vector at 0xfffc, interrupt 2 will use the interrupt vector at 0xfffa, and so on.',
+    ].join('\n');
+    const { text } = composeAnswer('8051 interrupt vector address for timer 1', [passage(page)]);
+    expect(text).toContain('- 3 Timer 1 0x001b');
   });
 
   it('says so when there is no passage, with no source', () => {

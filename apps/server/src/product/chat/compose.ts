@@ -70,8 +70,16 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
   );
   // A sentence that names an option to type ("... overridden with the -F option") tells what to do.
   const namesOption = /(?:^|[\s(“"‘'])(?:--?[A-Za-z][\w-]*|\.option\s+\w+)|\b\w+=\S/;
+  // A table row is read with its column headers, the first row of its run ("System Default Serial Port"
+  // above "Linux /dev/parport0 /dev/ttyS0").
+  const headerOf = (index: number) => {
+    let start = index;
+    while (isRow(blocks[start]) && isRow(blocks[start - 1])) start--;
+    const header = blocks[start];
+    return start < index && header?.kind === 'prose' ? `${header.sentences.join(' ')} ` : '';
+  };
   return texts.map((t, order) => {
-    const score = termScore(t.text, terms, weights);
+    const score = termScore(headerOf(t.block) + t.text, terms, weights);
     return { ...t, score: namesOption.test(t.text) ? score * OPTION_BONUS : score, order };
   });
 }

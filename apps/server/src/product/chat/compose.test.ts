@@ -316,6 +316,20 @@ describe('composeAnswer', () => {
     expect(text).toContain('- 3 Timer 1 0x001b');
   });
 
+  it('leads with the next passage when a sentence of it carries twice as much of the question', () => {
+    const ranked = passage(
+      'General form: RXXXXXXX n+ n- <resistance|r=>value. The resistor model consists of process-related device data. Resistors may be given a temperature coefficient.',
+      { page: 101 },
+    );
+    const next = passage(
+      'The ngspice matrix solver determines node voltages and currents through independent voltage sources. So to measure the currents through a resistor, you may add a voltage source in series with dc voltage 0.',
+      { page: 334, chunkId: 'c2' },
+    );
+    const { text, sources } = composeAnswer('measure current through a resistor', [ranked, next]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('you may add a voltage source in series');
+    expect(sources[0]!.page).toBe(334);
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

@@ -13,6 +13,7 @@ export const LOCAL_ANSWER_NOTE = '_Composed from your manuals; no AI model wrote
 const DIRECT_ANSWER_CHARS = 420;
 const FURTHER_CHARS = 180;
 const OPTION_BONUS = 1.5;
+const LEAD_MARGIN = 2;
 const MAX_STEPS = 8;
 const STEP_CHARS = 240;
 const MAX_CODE_BLOCKS = 2;
@@ -314,18 +315,32 @@ export function quoteOf(question: string, text: string): string {
   return first?.text ?? (fallback && 'text' in fallback ? fallback.text.split('\n')[0]!.trim() : '');
 }
 
+/** How much of the question the passage's best sentence carries, unweighted. */
+const bestSentence = (passage: Passage, terms: Terms) =>
+  Math.max(0, ...sentencesOf(parseBlocks(passage.text), terms).map((s) => termScore(s.text, terms)));
+
+/**
+ * The passages with the one to lead the answer first: the best ranked, unless the next one has
+ * a sentence that carries clearly more of the question (the ranking weighs whole chunks).
+ */
+function leadFirst(passages: Passage[], terms: Terms): Passage[] {
+  const [first, second, ...rest] = passages;
+  if (!first || !second || bestSentence(second, terms) <= bestSentence(first, terms) * LEAD_MARGIN) return passages;
+  return [second, first, ...rest];
+}
+
 /**
  * The answer when no AI model is configured, composed from the retrieved passages (best
- * first): a direct answer of up to three sentences of the best passage that carry the
+ * first, see leadFirst): a direct answer of up to three sentences of the best passage that carry the
  * question's terms, its numbered steps, its commands as printed, then at most two other pages
  * that carry the terms, shorter. Every page shown is cited [n] under its manual and page, and
  * only those are sources.
  */
 export function composeAnswer(question: string, passages: Passage[]): ComposedAnswer {
-  const [best, ...others] = passages;
-  if (!best)
+  if (passages.length === 0)
     return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
   const terms = questionTerms(question);
+  const [best, ...others] = leadFirst(passages, terms);
   const blocks = parseBlocks(best.text);
   const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
   // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.

@@ -330,6 +330,18 @@ describe('composeAnswer', () => {
     expect(sources[0]!.page).toBe(334);
   });
 
+  it('takes the sentence after the second chosen one too, when it carries the question', () => {
+    const page = [
+      '3.15.1.1 Small, Medium, Large and Huge',
+      '',
+      'SDCC allows four memory models for MCS51 code, small, medium, large and huge. Modules compiled with different memory models should never be combined together or the results would be unpredictable. The library routines supplied with the compiler are compiled for all models (however, the libraries for –stack-auto are compiled for the small and large models only).',
+      'When the medium, large or huge model is used all variables declared without specifying an intrinsic named address space will be allocated into the external ram, this includes all parameters and local variables (for nonreentrant functions). Medium model uses pdata and large and huge models use xdata.',
+      'Judicious usage of the processor specific intrinsic named address spaces and the ’reentrant’ function type will yield much more efficient code, than using the large model. Several optimizations are disabled when the program is compiled using the large model, it is therefore recommended that the small model be used unless absolutely required.',
+    ].join('\n');
+    const { text } = composeAnswer('mixed small and large model object files, program acts weird', [passage(page)]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('should never be combined together');
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

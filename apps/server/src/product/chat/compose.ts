@@ -112,9 +112,15 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
     if (chosen.length === 3 || (chosen.length > 0 && length + sentence.text.length > max)) break;
     if (chosen.includes(sentence)) continue;
     take(sentence);
-    // The sentence after the best one in its paragraph: often the fix for the symptom it names.
+    // The sentence after one of the first two in its paragraph: often the fix for the symptom it names.
     const next = weighed[sentence.order + 1];
-    if (chosen.length === 1 && next?.block === sentence.block && next.score > 0 && length + next.text.length <= max)
+    if (
+      chosen.length <= 2 &&
+      next?.block === sentence.block &&
+      next.score > 0 &&
+      !chosen.includes(next) &&
+      length + next.text.length <= max
+    )
       take(next);
   }
   chosen.sort((a, b) => a.order - b.order);

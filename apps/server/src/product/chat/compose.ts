@@ -343,10 +343,10 @@ function leadFirst(passages: Passage[], terms: Terms): Passage[] {
  * only those are sources.
  */
 export function composeAnswer(question: string, passages: Passage[]): ComposedAnswer {
-  if (passages.length === 0)
-    return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
   const terms = questionTerms(question);
   const [best, ...others] = leadFirst(passages, terms);
+  if (!best)
+    return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
   const blocks = parseBlocks(best.text);
   const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
   // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.

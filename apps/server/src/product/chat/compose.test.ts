@@ -204,6 +204,144 @@ describe('composeAnswer', () => {
     expect(text).toContain('**CX-10 Compressor Service Manual, page 30** [2]');
   });
 
+  it('reads ". . ." inside a sentence as part of it', () => {
+    const page = [
+      '• Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon. Programming through a JTAG ICE mkII works though, as does programming through JTAG.',
+      'Solution: None by this time (2010 Q1).',
+    ].join('\n');
+    const { text, sources } = composeAnswer('ATxmega A1 will not program through PDI with the AVR Dragon', [
+      passage(page),
+    ]);
+    expect(sources[0]!.quote).toBe(
+      'Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon.',
+    );
+    expect(text).toContain('Solution: None by this time (2010 Q1).');
+  });
+
+  it('matches two words of the question the manual writes as one ("bit clock": "bitclock")', () => {
+    const entry = (option: string, text: string) => `\`\`\`\n${option}\n\`\`\`\n\n${text}`;
+    const page = [
+      '4.1 AVRDUDE Defaults',
+      entry(
+        'default_serial = "default-serial-device";',
+        'Assign the default serial port device. Can be overridden using the -P option.',
+      ),
+      entry(
+        'default_programmer = "default-programmer-id";',
+        'Assign the default programmer id. Can be overridden using the -c option.',
+      ),
+      entry(
+        'default_bitclock = "default-bitclock";',
+        'Assign the default bitclock value. Can be overridden using the -B option.',
+      ),
+    ].join('\n\n');
+    const { text } = composeAnswer('sick of typing -B every time, can I set a default bit clock', [passage(page)]);
+    expect(text.startsWith('Assign the default bitclock value.')).toBe(true);
+  });
+
+  it('answers with the troubleshooting entry that matches best, whole and alone', () => {
+    const page = [
+      '• Problem: My ATtiny4/5/9/10 reads out fine, but any attempt to program it (through TPI) fails. Instead, the memory retains the old contents.',
+      'Solution: Mind the limited programming supply voltage range of these devices.',
+      'In-circuit programming through TPI is only guaranteed by the datasheet at Vcc = 5 V.',
+      '• Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon. Programming through a JTAG ICE mkII works though, as does programming through JTAG.',
+      'Solution: None by this time (2010 Q1).',
+      'It is said that the AVR Dragon can only program devices from the A4 Xmega subfamily.',
+    ].join('\n');
+    const { text } = composeAnswer("atxmega128a1 won't program via PDI on my dragon, jtag works fine", [passage(page)]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toBe(
+      'Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon. Programming through a JTAG ICE mkII works though, as does programming through JTAG.\\\nSolution: None by this time (2010 Q1).\\\nIt is said that the AVR Dragon can only program devices from the A4 Xmega subfamily.\\\n',
+    );
+  });
+
+  it('takes the sentence after the best one in its paragraph: the fix that follows the symptom', () => {
+    const page = [
+      '5.2 Atmel DFU bootloader using FLIP version 1',
+      '',
+      'When the bootloader is started, it enters a security mode where the only acceptable access is to query the device configuration parameters (which are used for the signature on AVR devices). The only way to leave this mode is a chip erase.',
+      'Sometimes, a bootloader with security mode already disabled seems to no longer respond with sensible configuration data, but only 0xFF for all queries. As these queries are used to obtain the equivalent of a signature, AVRDUDE can only continue in that situation by forcing the signature check to be overridden with the -F option.',
+      '',
+      'One of the core AVRDUDE features is verification of the connection by reading device signature prior to any operation, but this operation is not possible on UPDI locked devices.',
+    ].join('\n');
+    const { text } = composeAnswer('flip bootloader gives 0xFF for the signature, avrdude refuses', [passage(page)]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('overridden with the -F option.');
+  });
+
+  it("names the option a sentence of its description is about, wherever the sentence sits in the option's paragraph", () => {
+    const page = [
+      'GMIN=x resets the value of GMIN, the minimum conductance allowed by the program. The default value is 1.0e-12.',
+      '',
+      'GMINSTEPS=x [*] sets the number of Gmin steps to be attempted. If the value is set to zero, the standard gmin stepping algorithm is skipped. The standard behavior is that gmin stepping is tried before going to the source stepping algorithm.',
+      '',
+      'ITL1=x resets the dc iteration limit. The default is 100.',
+      '',
+      'KEEPOPINFO Retain the operating point information when either an AC, Distortion, or Pole- Zero analysis is run. This is particularly useful if the circuit is large and you do not want to run a (redundant) .OP analysis.',
+      '',
+      'NOOPITER Go directly to gmin stepping, skipping the first iteration.',
+    ].join('\n');
+    const { text } = composeAnswer('skip gmin stepping and go to source stepping', [passage(page)]);
+    expect(
+      text.startsWith('`GMINSTEPS=x`: If the value is set to zero, the standard gmin stepping algorithm is skipped.'),
+    ).toBe(true);
+  });
+
+  it('prefers a sentence that names an option to type', () => {
+    const page = [
+      '(Diodes, and BJTs), or the resulting temperature (Diodes) exceed limits that are specified by model parameters. All these parameters are positive with default value of infinity.',
+      'The check is executed after Newton-Raphson iteration is finished i.e. in transient analysis in each time step. The user can specify an additional .option maxwarns (default: 5) to limit the count of messages.',
+      'The output goes on default to stdout or alternatively to a file specified by command line option --soa-log=filename.',
+      'To achive SOA checking, add some or all of these parameters with suitable limit values to the .model line of the respective device.',
+      '',
+      '15.5.1 Resistor and Capacitor SOA model parameters',
+      '',
+      '1. Bv_max: If |Vr| or |Vc| exceed Bv_max, SOA warning is issued.',
+    ].join('\n');
+    const { text } = composeAnswer('limit the number of SOA warnings per model', [passage(page)]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('.option maxwarns');
+  });
+
+  it('reads a table row with its column headers', () => {
+    const page = [
+      '3.8. INTERRUPT SERVICE ROUTINES CHAPTER 3. USING SDCC',
+      '',
+      'Interrupt # Description Vector Address',
+      '0 External 0 0x0003',
+      '1 Timer 0 0x000b',
+      '3 Timer 1 0x001b',
+      '4 Serial 0x0023',
+      '',
+      'Since the number of interrupts available is chip specific and the interrupt vector table always ends at the last byte of memory, the interrupt numbers corresponds to the interrupt vectors in reverse order of address. For example, interrupt 1 will use the interrupt vector at 0xfffc, interrupt 2 will use the interrupt vector at 0xfffa, and so on.',
+    ].join('\n');
+    const { text } = composeAnswer('8051 interrupt vector address for timer 1', [passage(page)]);
+    expect(text).toContain('- 3 Timer 1 0x001b');
+  });
+
+  it('leads with the next passage when a sentence of it carries twice as much of the question', () => {
+    const ranked = passage(
+      'General form: RXXXXXXX n+ n- <resistance|r=>value. The resistor model consists of process-related device data. Resistors may be given a temperature coefficient.',
+      { page: 101 },
+    );
+    const next = passage(
+      'The ngspice matrix solver determines node voltages and currents through independent voltage sources. So to measure the currents through a resistor, you may add a voltage source in series with dc voltage 0.',
+      { page: 334, chunkId: 'c2' },
+    );
+    const { text, sources } = composeAnswer('measure current through a resistor', [ranked, next]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('you may add a voltage source in series');
+    expect(sources[0]!.page).toBe(334);
+  });
+
+  it('takes the sentence after the second chosen one too, when it carries the question', () => {
+    const page = [
+      '3.15.1.1 Small, Medium, Large and Huge',
+      '',
+      'SDCC allows four memory models for MCS51 code, small, medium, large and huge. Modules compiled with different memory models should never be combined together or the results would be unpredictable. The library routines supplied with the compiler are compiled for all models (however, the libraries for –stack-auto are compiled for the small and large models only).',
+      'When the medium, large or huge model is used all variables declared without specifying an intrinsic named address space will be allocated into the external ram, this includes all parameters and local variables (for nonreentrant functions). Medium model uses pdata and large and huge models use xdata.',
+      'Judicious usage of the processor specific intrinsic named address spaces and the ’reentrant’ function type will yield much more efficient code, than using the large model. Several optimizations are disabled when the program is compiled using the large model, it is therefore recommended that the small model be used unless absolutely required.',
+    ].join('\n');
+    const { text } = composeAnswer('mixed small and large model object files, program acts weird', [passage(page)]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('should never be combined together');
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

@@ -12,6 +12,8 @@ export interface ComposedAnswer {
 export const LOCAL_ANSWER_NOTE = '_Composed from your manuals; no AI model wrote this answer._';
 const DIRECT_ANSWER_CHARS = 420;
 const FURTHER_CHARS = 180;
+const OPTION_BONUS = 1.5;
+const LEAD_MARGIN = 2;
 const MAX_STEPS = 8;
 const STEP_CHARS = 240;
 const MAX_CODE_BLOCKS = 2;
@@ -67,7 +69,20 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
       return [word, found === 0 ? 1 : Math.log(1 + texts.length / found)];
     }),
   );
-  return texts.map((t, order) => ({ ...t, score: termScore(t.text, terms, weights), order }));
+  // A sentence that names an option to type ("... overridden with the -F option") tells what to do.
+  const namesOption = /(?:^|[\s(“"‘'])(?:--?[A-Za-z][\w-]*|\.option\s+\w+)|\b\w+=\S/;
+  // A table row is read with its column headers, the first row of its run ("System Default Serial Port"
+  // above "Linux /dev/parport0 /dev/ttyS0").
+  const headerOf = (index: number) => {
+    let start = index;
+    while (isRow(blocks[start]) && isRow(blocks[start - 1])) start--;
+    const header = blocks[start];
+    return start < index && header?.kind === 'prose' ? `${header.sentences.join(' ')} ` : '';
+  };
+  return texts.map((t, order) => {
+    const score = termScore(headerOf(t.block) + t.text, terms, weights);
+    return { ...t, score: namesOption.test(t.text) ? score * OPTION_BONUS : score, order };
+  });
 }
 
 /**
@@ -95,7 +110,18 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
   };
   for (const sentence of ranked) {
     if (chosen.length === 3 || (chosen.length > 0 && length + sentence.text.length > max)) break;
+    if (chosen.includes(sentence)) continue;
     take(sentence);
+    // The sentence after one of the first two in its paragraph: often the fix for the symptom it names.
+    const next = weighed[sentence.order + 1];
+    if (
+      chosen.length <= 2 &&
+      next?.block === sentence.block &&
+      next.score > 0 &&
+      !chosen.includes(next) &&
+      length + next.text.length <= max
+    )
+      take(next);
   }
   chosen.sort((a, b) => a.order - b.order);
   // The paragraph's short lead ("-D Disable auto erase for flash.", "Fault F28: no ignition.") or
@@ -113,15 +139,26 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
     take(before);
   chosen.sort((a, b) => a.order - b.order);
   // A troubleshooting entry's "Problem:" matches the question; its "Solution:" is the answer,
-  // with the sentences that finish it.
+  // with the sentences that finish it. The entry that matches best is the answer alone.
   const isProblem = (s: Scored | undefined) => s !== undefined && /^(?:problem|symptom|question|cause)\b/i.test(s.text);
-  const problem = chosen.find((s) => isProblem(s) || [1, 2, 3].some((back) => isProblem(weighed[s.order - back])));
-  const solution =
-    problem &&
-    weighed
-      .slice(problem.order + 1, problem.order + 6)
-      .find((s) => /^(?:solution|remedy|fix|workaround|answer|action)\b/i.test(s.text));
+  const isSolution = (s: Scored | undefined) =>
+    s !== undefined && /^(?:solution|remedy|fix|workaround|answer|action)\b/i.test(s.text);
+  const problemOf = (s: Scored) => {
+    for (let back = 0; back <= 3; back++) {
+      const before = weighed[s.order - back];
+      if (!before || isSolution(before)) return undefined;
+      if (isProblem(before)) return before;
+    }
+    return undefined;
+  };
+  const entry = [...chosen].sort((a, b) => b.score - a.score).find(problemOf);
+  const problem = entry && problemOf(entry)!;
+  const solution = problem && weighed.slice(problem.order + 1, problem.order + 6).find(isSolution);
   if (solution && !chosen.includes(solution)) {
+    const asked = chosen.filter((s) => s.order >= problem.order && s.order < solution.order);
+    chosen.splice(0, chosen.length);
+    length = 0;
+    asked.forEach(take);
     take(solution);
     for (
       let next = weighed[solution.order + 1];
@@ -205,13 +242,13 @@ const pointsBack = /\b(?:this|that|the above) (?:option|switch|flag|keyword|vari
 /**
  * The option a sentence describes when it does not name it: printed on the line before its
  * description (an option list), or at the head of the sentence's paragraph ("--acall-ajmp
- * Replaces ... You may need to use this option ...").
+ * Replaces ... You may need to use this option ...", "GMINSTEPS=x sets ... If the value is zero ...").
  */
 function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
   const paragraph = blocks[sentence.block];
   if (paragraph?.kind !== 'prose') return undefined;
   const place = paragraph.sentences.indexOf(sentence.text);
-  if (place > 0 && pointsBack.test(sentence.text)) {
+  if (place > 0) {
     const head = optionAtStart.exec(paragraph.sentences[0]!)?.[1];
     if (head && !sentence.text.includes(head)) return head;
   }
@@ -284,18 +321,32 @@ export function quoteOf(question: string, text: string): string {
   return first?.text ?? (fallback && 'text' in fallback ? fallback.text.split('\n')[0]!.trim() : '');
 }
 
+/** How much of the question the passage's best sentence carries, unweighted. */
+const bestSentence = (passage: Passage, terms: Terms) =>
+  Math.max(0, ...sentencesOf(parseBlocks(passage.text), terms).map((s) => termScore(s.text, terms)));
+
+/**
+ * The passages with the one to lead the answer first: the best ranked, unless the next one has
+ * a sentence that carries clearly more of the question (the ranking weighs whole chunks).
+ */
+function leadFirst(passages: Passage[], terms: Terms): Passage[] {
+  const [first, second, ...rest] = passages;
+  if (!first || !second || bestSentence(second, terms) <= bestSentence(first, terms) * LEAD_MARGIN) return passages;
+  return [second, first, ...rest];
+}
+
 /**
  * The answer when no AI model is configured, composed from the retrieved passages (best
- * first): a direct answer of up to three sentences of the best passage that carry the
+ * first, see leadFirst): a direct answer of up to three sentences of the best passage that carry the
  * question's terms, its numbered steps, its commands as printed, then at most two other pages
  * that carry the terms, shorter. Every page shown is cited [n] under its manual and page, and
  * only those are sources.
  */
 export function composeAnswer(question: string, passages: Passage[]): ComposedAnswer {
-  const [best, ...others] = passages;
+  const terms = questionTerms(question);
+  const [best, ...others] = leadFirst(passages, terms);
   if (!best)
     return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
-  const terms = questionTerms(question);
   const blocks = parseBlocks(best.text);
   const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
   // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.

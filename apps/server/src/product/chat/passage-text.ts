@@ -10,9 +10,9 @@ const fence = /^\s*```/;
 const stepLine = /^\s*(?:step\s+)?(\d{1,2})\s*[.):]\s+(\S.*)$/i;
 const bulletLine = /^\s*[•●▪◦‣○■□–*-]\s+(\S.*)$/;
 const endsSentence = /[.!?:]["'’”)]*$/;
-// "e.g. the", "p. 56", "Fig. 3", "No. 4": a full stop that does not end the sentence.
+// "e.g. the", "p. 56", "Fig. 3", "No. 4", "ATxmega. . . A1": a full stop that does not end the sentence.
 const abbreviation =
-  /(?:\b(?:e\.g|i\.e|etc|approx|no|nos|p|pp|fig|figs|vs|cf|min|max|ref|sec|ch|vol|art|pt|ca)|\b\p{Lu})\.$/iu;
+  /(?:\b(?:e\.g|i\.e|etc|approx|no|nos|p|pp|fig|figs|vs|cf|min|max|ref|sec|ch|vol|art|pt|ca)|\b\p{Lu}|\.\s?\.\s?)\.$/iu;
 
 /** Splits prose into sentences at a full stop, question or exclamation mark followed by a space. */
 export function splitSentences(text: string): string[] {
@@ -135,6 +135,8 @@ export interface Terms {
   words: string[];
   /** Identifiers: part numbers, error codes, values with a unit, names with digits or punctuation. */
   codes: string[];
+  /** Two words asked one after the other, as a manual may write them in one ("bit clock": "bitclock"). */
+  pairs?: [string, string][];
 }
 
 /** The question's search terms: its meaningful words and the identifiers it names. */
@@ -147,9 +149,13 @@ export function questionTerms(question: string): Terms {
   const unique = [...new Set(tokens)];
   const isCode = (t: string) =>
     /\d/.test(t) || /[._/]/.test(t) || (t.includes('-') && t.length > 2 && !/^\p{L}+-\p{L}+$/u.test(t));
+  const isWord = (t: string) => !isCode(t) && t.length >= 3 && !stopWords.has(t);
   return {
     codes: unique.filter(isCode),
-    words: unique.filter((t) => !isCode(t) && t.length >= 3 && !stopWords.has(t)),
+    words: unique.filter(isWord),
+    pairs: tokens
+      .slice(1)
+      .flatMap((t, i): [string, string][] => (isWord(t) && isWord(tokens[i]!) ? [[tokens[i]!, t]] : [])),
   };
 }
 
@@ -183,6 +189,10 @@ export function termScore(text: string, terms: Terms, weights?: Map<string, numb
     if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(code)}(?![\\p{L}\\p{N}])`, 'u').test(lower))
       score += /^\d+$/.test(code) ? 2 : 3;
   }
-  for (const word of terms.words) if (words.some((w) => sameStem(w, word))) score += weights?.get(word) ?? 1;
+  const joined = (terms.pairs ?? [])
+    .filter(([a, b]) => words.some((w) => w.length >= a.length + b.length - 1 && sameStem(w, a + b)))
+    .flat();
+  for (const word of terms.words)
+    if (joined.includes(word) || words.some((w) => sameStem(w, word))) score += weights?.get(word) ?? 1;
   return score;
 }

@@ -18,7 +18,10 @@ import { parseArgs } from 'node:util';
 import { createPool } from '../../apps/server/src/db/pool.js';
 import { createEmbedder } from '../../apps/server/src/product/retrieval/embedder.js';
 import {
+  FEEDBACK_WEIGHT,
+  fuseScores,
   HEADING_WEIGHT,
+  LISTING_PENALTY,
   type LexicalFeatures,
   PHRASE_WEIGHT,
   PROXIMITY_WEIGHT,
@@ -26,10 +29,11 @@ import {
   RELEVANT_COVERAGE_WITH_SEMANTIC,
   RELEVANT_SEMANTIC,
   RELEVANT_WORDS_WITH_SEMANTIC,
+  SECOND_CHUNK_WEIGHT,
   SEMANTIC_WEIGHT,
   TITLE_WEIGHT,
 } from '../../apps/server/src/product/retrieval/rank.js';
-import { findCandidates } from '../../apps/server/src/product/retrieval/retrieve.js';
+import { addFeedback, findCandidates } from '../../apps/server/src/product/retrieval/retrieve.js';
 import { CACHE_DIR } from './manuals.js';
 import type { Question } from './score.js';
 
@@ -46,6 +50,8 @@ interface Candidate {
   page: string;
   features: LexicalFeatures;
   semantic: number | undefined;
+  listing: boolean;
+  feedback: number;
 }
 interface Asked {
   q: Question;
@@ -66,13 +72,16 @@ async function findAll(): Promise<Asked[]> {
   const nameOf = new Map(manuals.map((m) => [m.id, m.file_name.replace(/\.pdf$/, '')]));
   const asked: Asked[] = [];
   for (const q of questions.filter((x) => x.split === 'tuned')) {
-    const candidates = await findCandidates({ pool, embedder }, { question: q.question, role: 'technician' });
+    const found = await findCandidates({ pool, embedder }, { question: q.question, role: 'technician' });
+    const candidates = await addFeedback(pool, q.question, found);
     asked.push({
       q,
       candidates: candidates.map((c) => ({
         page: `${nameOf.get(c.row.manual_id)}:${c.row.page_number}`,
         features: c.features,
         semantic: c.semantic,
+        listing: c.listing,
+        feedback: c.feedback,
       })),
     });
   }
@@ -85,24 +94,28 @@ async function findAll(): Promise<Asked[]> {
 const asked: Asked[] = args.cached ? JSON.parse(await readFile(cacheFile, 'utf8')) : await findAll();
 
 /** The weights of the fused score (rank.ts): the full-text features', then the cosine's. */
-type Weights = Record<'heading' | 'title' | 'proximity' | 'phrases' | 'semantic', number>;
+type Weights = Record<
+  'heading' | 'title' | 'proximity' | 'phrases' | 'semantic' | 'feedback' | 'secondChunk' | 'listing',
+  number
+>;
 const today: Weights = {
   heading: HEADING_WEIGHT,
   title: TITLE_WEIGHT,
   proximity: PROXIMITY_WEIGHT,
   phrases: PHRASE_WEIGHT,
   semantic: SEMANTIC_WEIGHT,
+  feedback: FEEDBACK_WEIGHT,
+  secondChunk: SECOND_CHUNK_WEIGHT,
+  listing: LISTING_PENALTY,
 };
 
 function rank(candidates: Candidate[], w: Weights) {
   const lexical = (f: LexicalFeatures) =>
     f.coverage + w.heading * f.heading + w.title * f.title + w.proximity * f.proximity + w.phrases * f.phrases;
-  const best = Math.max(...candidates.map((c) => lexical(c.features)), Number.MIN_VALUE);
-  const known = candidates.flatMap((c) => (c.semantic === undefined ? [] : [c.semantic]));
-  const fallback = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 0;
-  return candidates
-    .map((c) => ({ ...c, score: lexical(c.features) / best + w.semantic * (c.semantic ?? fallback) }))
-    .sort((a, b) => b.score - a.score);
+  return fuseScores(
+    candidates.map((c) => ({ ...c, row: c, lexical: lexical(c.features), coverage: c.features.coverage })),
+    w,
+  );
 }
 
 function rankingFigures(questions: Asked[], w: Weights) {
@@ -136,7 +149,7 @@ function abstention(
     unanswerable = 0,
     abstained = 0;
   for (const { q, candidates } of asked) {
-    const top = rank(candidates, w)[0];
+    const top = rank(candidates, { ...w, feedback: 0 })[0]; // as retrievePassages: before feedback
     const relevant =
       !!top &&
       (top.features.coverage >= coverage ||
@@ -180,6 +193,15 @@ function fit(questions: Asked[]): Weights {
 const format = (r: ReturnType<typeof rankingFigures>) =>
   `hit@1 ${r.hit1.toFixed(3)}, hit@5 ${r.hit5.toFixed(3)}, MRR@5 ${r.mrr.toFixed(3)}`;
 console.log(`today's weights ${JSON.stringify(today)}: ${format(rankingFigures(asked, today))}`);
+
+// The reranking steps one at a time from none of them, then each left out of all of them.
+const none = { ...today, feedback: 0, secondChunk: 0, listing: 0 };
+console.log(`no reranking steps: ${format(rankingFigures(asked, none))}`);
+for (const key of ['feedback', 'secondChunk', 'listing'] as const) {
+  for (const v of [0.05, 0.1, 0.2, 0.3, 0.5, 1])
+    console.log(`  ${key} ${v} alone: ${format(rankingFigures(asked, { ...none, [key]: v }))}`);
+  console.log(`  all but ${key}: ${format(rankingFigures(asked, { ...today, [key]: 0 }))}`);
+}
 
 if (args.fit) {
   const folds = 5;

@@ -342,6 +342,29 @@ describe('composeAnswer', () => {
     expect(text.slice(0, text.indexOf('*CX-10'))).toContain('should never be combined together');
   });
 
+  it('never shows a contents or index page as a further page, also one whose entries extraction joined into one line', () => {
+    const contents = passage(
+      [
+        'Contents',
+        '4.1 Alarm A12 . . . . . . . . . 30',
+        '4.2 Alarm A12 reset . . . . . . 31',
+        '4.3 Alarm A13 . . . . . . . 32',
+      ].join('\n'),
+      { page: 2, chunkId: 'c2' },
+    );
+    const joined = passage(
+      '4 Alarms 29 4.1 Alarm A12 . . . . . . . . . 30 4.2 Alarm A12 reset . . . . . . 31 4.3 Alarm A13 . . . . . . . 32',
+      { page: 3, chunkId: 'c3' },
+    );
+    const index = passage(['Index', 'alarm A12, 30, 31', 'alarm A12 reset, 31', 'alarm log, 32–33'].join('\n'), {
+      page: 90,
+      chunkId: 'c4',
+    });
+    const other = passage('Alarm A12 can also follow a blocked condenser fan.', { page: 30, chunkId: 'c5' });
+    const { sources } = composeAnswer('alarm A12 on the CX-10', [passage(filterPage), contents, joined, index, other]);
+    expect(sources.map((s) => s.page)).toEqual([12, 30]);
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

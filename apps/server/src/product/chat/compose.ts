@@ -1,4 +1,5 @@
 import type { ChatSource } from '@fieldassist/client/chat-sources';
+import { isListing } from '../retrieval/rank.js';
 import type { Passage } from '../retrieval/retrieve.js';
 import { type Block, hasWord, parseBlocks, questionTerms, type Terms, termScore } from './passage-text.js';
 
@@ -372,7 +373,8 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   for (const passage of others) {
     if (further.length === 2) break;
     const key = `${passage.manualId}:${passage.page}`;
-    if (shownPages.has(key)) continue;
+    // A contents or index page names the subject and answers nothing (the ranking's own rule).
+    if (shownPages.has(key) || isListing(passage.text)) continue;
     const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80);
     // A page is shown only when it carries the question about as well as the best one does.
     if (Math.max(0, ...sentences.map((s) => termScore(s.text, terms))) < Math.max(1, bestScore / 2)) continue;

@@ -174,3 +174,59 @@ describe('identifiers', () => {
     expect(await first('I get error 0x105 when the resource is not found')).toBe(5);
   });
 });
+
+describe('reranking', () => {
+  // The technician asks in their words; the manual's word for the cause ("inrush") is on the page
+  // that answers and on the page that explains it, not on the test procedure that merely repeats
+  // the question's words.
+  const pages = [
+    'Breaker test. Press TEST: the breaker must trip when the compressor starts, then reset it.',
+    'A breaker that trips as the compressor starts up sees too much inrush current through the start capacitor: fit a soft starter.',
+    'Inrush current. A compressor draws six times its running current as it starts; a soft starter and the start capacitor limit the inrush.',
+    'Oil level. Check the compressor oil level through the sight glass every month.',
+    'Contents\n1 Breaker trips . . . . . . . 2\n2 Compressor starts . . . . . . 3\n3 Inrush current . . . . . . . 3\n4 Oil . . . . . . . 4',
+  ];
+  let lib: pg.Pool;
+  beforeAll(async () => {
+    ({ pool: lib } = await createTestDatabase());
+    await lib.query(
+      `INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES
+       ('cx', 'Compressor service manual', '/f/cx.pdf', 'cx.pdf', 'manual'),
+       ('plan', 'Site plan', '/f/plan.pdf', 'plan.pdf', 'system_planner')`,
+    );
+    for (const [i, text] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`cx_${i}`, 'cx', text, i, i + 1],
+      );
+    // A planner-only page that holds the question and the feedback words alike.
+    await lib.query(
+      `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES
+       ('plan_0', 'plan', 'Site plan: the breaker trips when the compressor starts; inrush current, start capacitor, soft starter.', 0, 1)`,
+    );
+  });
+
+  it("lifts the page that holds the manual's words for the question, shared by the best pages", async () => {
+    const { passages } = await retrievePassages(
+      { pool: lib },
+      { question: 'why does the breaker trip when the compressor starts', role: 'viewer' },
+    );
+    expect(passages.map((p) => p.page)).toEqual(expect.arrayContaining([1, 2, 3]));
+    expect(passages[0]?.page).toBe(2);
+  });
+
+  it('ranks a contents page below the pages it lists', async () => {
+    const { passages } = await retrievePassages({ pool: lib }, { question: 'breaker trips', role: 'viewer' });
+    expect(passages.at(-1)?.page).toBe(5);
+  });
+
+  it('never lets a planner-only page reach a viewer, manager or anonymous caller, through any stage', async () => {
+    const question = 'why does the breaker trip when the compressor starts';
+    for (const role of ['viewer', 'manager', null] as const) {
+      const { passages, suggestions } = await retrievePassages({ pool: lib }, { question, role, limit: 50 });
+      expect([...passages, ...suggestions].map((p) => p.manualId)).not.toContain('plan');
+    }
+    const { passages } = await retrievePassages({ pool: lib }, { question, role: 'technician', limit: 50 });
+    expect(passages.map((p) => p.manualId)).toContain('plan');
+  });
+});

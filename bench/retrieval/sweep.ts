@@ -18,7 +18,6 @@ import { parseArgs } from 'node:util';
 import { createPool } from '../../apps/server/src/db/pool.js';
 import { createEmbedder } from '../../apps/server/src/product/retrieval/embedder.js';
 import {
-  FEEDBACK_WEIGHT,
   fuseScores,
   HEADING_WEIGHT,
   LISTING_PENALTY,
@@ -29,11 +28,10 @@ import {
   RELEVANT_COVERAGE_WITH_SEMANTIC,
   RELEVANT_SEMANTIC,
   RELEVANT_WORDS_WITH_SEMANTIC,
-  SECOND_CHUNK_WEIGHT,
   SEMANTIC_WEIGHT,
   TITLE_WEIGHT,
 } from '../../apps/server/src/product/retrieval/rank.js';
-import { addFeedback, findCandidates } from '../../apps/server/src/product/retrieval/retrieve.js';
+import { findCandidates } from '../../apps/server/src/product/retrieval/retrieve.js';
 import { CACHE_DIR } from './manuals.js';
 import type { Question } from './score.js';
 
@@ -51,7 +49,6 @@ interface Candidate {
   features: LexicalFeatures;
   semantic: number | undefined;
   listing: boolean;
-  feedback: number;
 }
 interface Asked {
   q: Question;
@@ -72,8 +69,7 @@ async function findAll(): Promise<Asked[]> {
   const nameOf = new Map(manuals.map((m) => [m.id, m.file_name.replace(/\.pdf$/, '')]));
   const asked: Asked[] = [];
   for (const q of questions.filter((x) => x.split === 'tuned')) {
-    const found = await findCandidates({ pool, embedder }, { question: q.question, role: 'technician' });
-    const candidates = await addFeedback(pool, q.question, found);
+    const candidates = await findCandidates({ pool, embedder }, { question: q.question, role: 'technician' });
     asked.push({
       q,
       candidates: candidates.map((c) => ({
@@ -81,7 +77,6 @@ async function findAll(): Promise<Asked[]> {
         features: c.features,
         semantic: c.semantic,
         listing: c.listing,
-        feedback: c.feedback,
       })),
     });
   }
@@ -94,18 +89,13 @@ async function findAll(): Promise<Asked[]> {
 const asked: Asked[] = args.cached ? JSON.parse(await readFile(cacheFile, 'utf8')) : await findAll();
 
 /** The weights of the fused score (rank.ts): the full-text features', then the cosine's. */
-type Weights = Record<
-  'heading' | 'title' | 'proximity' | 'phrases' | 'semantic' | 'feedback' | 'secondChunk' | 'listing',
-  number
->;
+type Weights = Record<'heading' | 'title' | 'proximity' | 'phrases' | 'semantic' | 'listing', number>;
 const today: Weights = {
   heading: HEADING_WEIGHT,
   title: TITLE_WEIGHT,
   proximity: PROXIMITY_WEIGHT,
   phrases: PHRASE_WEIGHT,
   semantic: SEMANTIC_WEIGHT,
-  feedback: FEEDBACK_WEIGHT,
-  secondChunk: SECOND_CHUNK_WEIGHT,
   listing: LISTING_PENALTY,
 };
 
@@ -126,7 +116,7 @@ function rankingFigures(questions: Asked[], w: Weights) {
   for (const { q, candidates } of questions) {
     if (q.manual === null) continue;
     n++;
-    const pages = [...new Set(rank(candidates, w).map((c) => c.page))].slice(0, 5);
+    const pages = [...new Set(rank(candidates, w).map((c) => c.row.page))].slice(0, 5);
     const at = pages.findIndex((page) => q.pages.some((p) => page === `${q.manual}:${p}`));
     if (at === 0) hit1++;
     if (at >= 0) {
@@ -149,7 +139,7 @@ function abstention(
     unanswerable = 0,
     abstained = 0;
   for (const { q, candidates } of asked) {
-    const top = rank(candidates, { ...w, feedback: 0 })[0]; // as retrievePassages: before feedback
+    const top = rank(candidates, w)[0];
     const relevant =
       !!top &&
       (top.features.coverage >= coverage ||
@@ -194,14 +184,10 @@ const format = (r: ReturnType<typeof rankingFigures>) =>
   `hit@1 ${r.hit1.toFixed(3)}, hit@5 ${r.hit5.toFixed(3)}, MRR@5 ${r.mrr.toFixed(3)}`;
 console.log(`today's weights ${JSON.stringify(today)}: ${format(rankingFigures(asked, today))}`);
 
-// The reranking steps one at a time from none of them, then each left out of all of them.
-const none = { ...today, feedback: 0, secondChunk: 0, listing: 0 };
-console.log(`no reranking steps: ${format(rankingFigures(asked, none))}`);
-for (const key of ['feedback', 'secondChunk', 'listing'] as const) {
-  for (const v of [0.05, 0.1, 0.2, 0.3, 0.5, 1])
-    console.log(`  ${key} ${v} alone: ${format(rankingFigures(asked, { ...none, [key]: v }))}`);
-  console.log(`  all but ${key}: ${format(rankingFigures(asked, { ...today, [key]: 0 }))}`);
-}
+for (const listing of [0, 0.1, 0.3, 1])
+  console.log(
+    `contents and index pages held back by ${listing}: ${format(rankingFigures(asked, { ...today, listing }))}`,
+  );
 
 if (args.fit) {
   const folds = 5;

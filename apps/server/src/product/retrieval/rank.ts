@@ -41,12 +41,8 @@ export interface ScoredCandidate<Row> {
   coverage: number;
   /** Cosine of the chunk's and the question's embeddings, when both are known. */
   semantic: number | undefined;
-  /** Its manual and page ('manual:page'): a page's chunks add up. */
-  page: string;
   /** A contents or index page (isListing). */
   listing: boolean;
-  /** Share of the feedback words (pseudo-relevance feedback) the chunk holds, 0 to 1; 0 when none. */
-  feedback: number;
 }
 
 // Calibrated on bench/retrieval's tuned questions (see bench/README.md, retrieval).
@@ -56,9 +52,7 @@ export const RELEVANT_SEMANTIC = 0.3;
 export const RELEVANT_COVERAGE_WITH_SEMANTIC = 0.2;
 export const RELEVANT_WORDS_WITH_SEMANTIC = 0.3;
 
-// Reranking, calibrated the same way.
-export const FEEDBACK_WEIGHT = 0.1;
-export const SECOND_CHUNK_WEIGHT = 0.05;
+// Subtracted from a contents or index page's score, calibrated the same way.
 export const LISTING_PENALTY = 0.3;
 
 /** A line that ends in page references after a dot leader or a comma: "Resistors . . . 112", "heap, 58, 101–102". */
@@ -82,43 +76,22 @@ export function isListing(text: string): boolean {
 /**
  * Orders candidates by their lexical score (scaled to the best candidate's) plus the
  * weighted cosine of their embeddings; a candidate without an embedding counts the average
- * of the others, so a library still being indexed is neither favoured nor buried. Feedback words
- * lift a chunk, a contents or index page is held back, and a page's second best chunk adds a
- * little to its best (the answer often runs over two chunks of one page).
+ * of the others, so a library still being indexed is neither favoured nor buried. A contents or
+ * index page is held back: it holds the question's words and answers nothing.
  */
 export function fuseScores<Row>(
   candidates: ScoredCandidate<Row>[],
-  weights = {
-    semantic: SEMANTIC_WEIGHT,
-    feedback: FEEDBACK_WEIGHT,
-    secondChunk: SECOND_CHUNK_WEIGHT,
-    listing: LISTING_PENALTY,
-  },
+  weights = { semantic: SEMANTIC_WEIGHT, listing: LISTING_PENALTY },
 ): (ScoredCandidate<Row> & { score: number })[] {
   const best = Math.max(...candidates.map((c) => c.lexical), Number.MIN_VALUE);
   const known = candidates.map((c) => c.semantic).filter((s): s is number => s !== undefined);
   const fallback = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 0;
-  const scored = candidates
+  return candidates
     .map((c) => ({
       ...c,
-      score:
-        c.lexical / best +
-        weights.semantic * (c.semantic ?? fallback) +
-        weights.feedback * c.feedback -
-        (c.listing ? weights.listing : 0),
+      score: c.lexical / best + weights.semantic * (c.semantic ?? fallback) - (c.listing ? weights.listing : 0),
     }))
     .sort((a, b) => b.score - a.score);
-  const first = new Map<string, (typeof scored)[number]>();
-  const seconded = new Set<string>();
-  for (const c of scored) {
-    const top = first.get(c.page);
-    if (!top) first.set(c.page, c);
-    else if (!seconded.has(c.page)) {
-      seconded.add(c.page);
-      top.score += weights.secondChunk * c.score;
-    }
-  }
-  return scored.sort((a, b) => b.score - a.score);
 }
 
 /**

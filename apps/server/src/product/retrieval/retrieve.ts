@@ -54,9 +54,6 @@ const COMMON_TERM_ROWS = 2000;
 const CANDIDATE_ROWS = 1500;
 /** The best lexical candidates that are reranked with their embeddings. */
 const RERANK_ROWS = 60;
-/** Pseudo-relevance feedback: the best chunks read for words, and how many of their rarest shared words. */
-const FEEDBACK_CHUNKS = 3;
-const FEEDBACK_WORDS = 5;
 
 interface Term {
   query: string;
@@ -128,11 +125,6 @@ export interface CandidateRow {
   title_lexemes: string;
 }
 
-/** A candidate with the lexemes of its search vector, parsed once. */
-export interface RankedRow extends CandidateRow {
-  chunkWords: Set<string>;
-}
-
 /**
  * The lexical candidates for a question among the manuals this caller may read, each with its
  * full-text score, its coverage of the question's terms and (when the question and the chunk have
@@ -146,7 +138,7 @@ export interface RankedRow extends CandidateRow {
 export async function findCandidates(
   deps: RetrievalDeps,
   opts: { question: string; role: Role | null },
-): Promise<ScoredCandidate<RankedRow>[]> {
+): Promise<ScoredCandidate<CandidateRow>[]> {
   const questionVector = deps.embedder?.embed([opts.question], 'question').then(
     ([v]) => v,
     () => undefined,
@@ -230,8 +222,7 @@ export async function findCandidates(
   const words = terms.flatMap((t, i) => (t.isCode ? [] : [{ ...t, weight: allWeights[i]! }]));
   const wordWeight = words.reduce((sum, t) => sum + t.weight, 0);
   return rows.map((row) => {
-    const chunkWords = lexemesIn(row.lexemes);
-    const held = new Set([...chunkWords, ...lexemesIn(row.title_lexemes)]);
+    const held = new Set([...lexemesIn(row.lexemes), ...lexemesIn(row.title_lexemes)]);
     const has = (t: Term) => lexemesOf(t.query).every((l) => held.has(l));
     const features: LexicalFeatures = {
       wordCoverage: wordWeight ? words.reduce((sum, t) => sum + (has(t) ? t.weight : 0), 0) / wordWeight : 0,
@@ -242,54 +233,14 @@ export async function findCandidates(
       phrases: Number(row.phrases),
     };
     return {
-      row: { ...row, chunkWords },
+      row,
       features,
       lexical: lexicalScore(features),
       coverage: features.coverage,
       semantic: vector && row.embedding?.length ? cosine(vector, row.embedding) : undefined,
-      page: `${row.manual_id}:${row.page_number}`,
       listing: isListing(row.extracted_text),
-      feedback: 0,
     };
   });
-}
-
-/**
- * Pseudo-relevance feedback: the rarest words that at least two of the best chunks share and the
- * question lacks are likely the manual's words for what the technician asked, so each candidate
- * gets the rarity-weighted share of them it holds. Rarity is read from search_terms alone (one
- * primary-key probe per word); the candidates are the permission-filtered ones already found.
- */
-export async function addFeedback(
-  pool: pg.Pool,
-  question: string,
-  candidates: ScoredCandidate<RankedRow>[],
-): Promise<ScoredCandidate<RankedRow>[]> {
-  const { words, codes } = searchTerms(question);
-  const asked = new Set([...words, ...codes]);
-  const top = fuseScores(candidates).slice(0, FEEDBACK_CHUNKS);
-  const shared = new Map<string, number>();
-  for (const { row } of top)
-    for (const w of row.chunkWords)
-      if (/[a-z].*[a-z]/.test(w) && !asked.has(w)) shared.set(w, (shared.get(w) ?? 0) + 1);
-  // The question's own words through the stemmer are left out too ('resistors' and its 'resistor').
-  const { rows } = await pool.query<{ lexeme: string; chunks: string }>(
-    `SELECT lexeme, chunks FROM search_terms
-     WHERE lexeme = ANY($1::text[]) AND lexeme <> ALL (tsvector_to_array(to_tsvector('english', $2))) OR lexeme = ''
-     ORDER BY chunks, lexeme`,
-    [[...shared].flatMap(([w, n]) => (n >= 2 ? [w] : [])), question],
-  );
-  const all = Number(rows.find((r) => r.lexeme === '')?.chunks ?? 0);
-  const chosen = rows
-    .filter((r) => r.lexeme !== '')
-    .slice(0, FEEDBACK_WORDS)
-    .map((r) => ({ lexeme: r.lexeme, weight: idf(Number(r.chunks), Math.max(all, 1000)) }));
-  const total = chosen.reduce((sum, w) => sum + w.weight, 0);
-  if (total === 0) return candidates;
-  return candidates.map((c) => ({
-    ...c,
-    feedback: chosen.reduce((sum, w) => sum + (c.row.chunkWords.has(w.lexeme) ? w.weight : 0), 0) / total,
-  }));
 }
 
 /** The lexemes of a tsvector's text ('pump':3,7A 'valv':5 gives pump, valv). */
@@ -305,8 +256,7 @@ export async function retrievePassages(
   deps: RetrievalDeps,
   opts: { question: string; role: Role | null; limit?: number },
 ): Promise<Retrieval> {
-  const candidates = await findCandidates(deps, opts);
-  const ranked = fuseScores(await addFeedback(deps.pool, opts.question, candidates));
+  const ranked = fuseScores(await findCandidates(deps, opts));
   const toPassage = ({ row, score }: (typeof ranked)[number]): Passage => ({
     chunkId: row.id,
     manualId: row.manual_id,
@@ -317,8 +267,7 @@ export async function retrievePassages(
     heading: row.heading,
     score,
   });
-  // Relevance is judged before feedback: its words come from the best chunks, not from the question.
-  if (!decideRelevance(fuseScores(candidates)[0]))
+  if (!decideRelevance(ranked[0]))
     return { passages: [], relevant: false, suggestions: ranked.slice(0, SUGGESTION_LIMIT).map(toPassage) };
   return { passages: ranked.slice(0, opts.limit ?? PASSAGE_LIMIT).map(toPassage), relevant: true, suggestions: [] };
 }

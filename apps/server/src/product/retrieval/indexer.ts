@@ -66,8 +66,11 @@ export async function embedNextBatch(deps: IndexerDeps): Promise<boolean> {
  */
 export function startIndexer(deps: IndexerDeps, { pollMs = 5000, concurrency = 1 } = {}) {
   let running = true;
+  // Counts wake-ups, so one that comes while a loop is still looking (not yet asleep) is not lost.
+  let wakes = 0;
   const sleepers = new Set<() => void>();
   const wake = () => {
+    wakes++;
     for (const resolve of sleepers) resolve();
   };
   const sleep = (ms: number) =>
@@ -82,8 +85,9 @@ export function startIndexer(deps: IndexerDeps, { pollMs = 5000, concurrency = 1
     });
   const loop = async () => {
     while (running) {
+      const seen = wakes;
       try {
-        if (!(await embedNextBatch(deps))) await sleep(pollMs);
+        if (!(await embedNextBatch(deps)) && seen === wakes) await sleep(pollMs);
       } catch (error) {
         if (!running) break;
         deps.log(`indexer: ${(error as Error).message}`);

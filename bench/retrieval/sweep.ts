@@ -211,7 +211,7 @@ if (args.fit) {
 
 const rows = [];
 for (const c of [0.4, 0.45, 0.5, 0.55, 0.6])
-  for (const s of [0.3, 0.35, 0.4, 0.45, 0.5])
+  for (const s of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8])
     for (const cs of [0, 0.1, 0.15, 0.2, 0.25, 0.3])
       for (const ws of [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35])
         rows.push({

@@ -219,7 +219,10 @@ export async function buildApp({ config, pool, downloadFile, logDestination }: A
   registerAiRoutes(app, { provider: ai, rateLimit: aiRateLimit, config });
   // Sentence embeddings for semantic search, in worker threads: one for questions, EMBED_INDEX_WORKERS for indexing manuals.
   const embedder = config.embeddings
-    ? createEmbedder({ timeoutMs: config.embedTimeoutMs, maxMemoryMb: 512, indexWorkers: config.embedIndexWorkers })
+    ? createEmbedder(
+        { timeoutMs: config.embedTimeoutMs, maxMemoryMb: 512, indexWorkers: config.embedIndexWorkers },
+        warn,
+      )
     : undefined;
   registerChatRoutes(app, {
     pool,

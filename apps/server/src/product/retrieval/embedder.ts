@@ -1,8 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import { type EmbedRequest, type EmbedResponse, embedWorkerRole } from './embed-protocol.js';
+import { type EmbedRequest, type EmbedResponse, embedWorkerRole, wordVectorsWorkerRole } from './embed-protocol.js';
+import { wordVectorsPath, wordVectorsReady } from './word-vectors.js';
 
 export interface EmbedLimits {
-  /** Longest one batch may take once its worker has it (the first also loads the model, ~0.2-2 s). */
+  /** Longest one batch may take once its worker has it (the first also loads the vectors, ~0.5 s). */
   timeoutMs: number;
   /** V8 old-generation heap of each worker. */
   maxMemoryMb: number;
@@ -26,7 +27,7 @@ export interface Embedder {
 // From the sources (vitest, tsx) the worker is TypeScript and needs a loader; from dist it is plain JS.
 const fromSource = import.meta.url.endsWith('.ts');
 const workerUrl = new URL(fromSource ? './embed-worker.dev.mjs' : './embed-worker.js', import.meta.url);
-// The index lane's worker (about 150 MB with the model) is let go when no manual needs it.
+// The index lane's worker (about 100 MB with the vectors) is let go when no manual needs it.
 const indexIdleMs = 30_000;
 // A question asked while this many wait is answered without embeddings rather than late.
 const maxQuestionsWaiting = 8;
@@ -34,6 +35,41 @@ const maxQuestionsWaiting = 8;
 interface Job extends EmbedRequest {
   resolve: (vectors: Float32Array[]) => void;
   reject: (error: Error) => void;
+}
+
+// Longest the one-time conversion of the word vectors may take (about 8 s on a loaded machine).
+const conversionTimeoutMs = 600_000;
+
+/**
+ * Whether the word vectors' binary exists; when it does not (an install that skipped the build),
+ * makes it once in a worker thread of its own, with its own time limit. Until then embeddings fail
+ * fast: questions are ranked by full text and the indexer tries again later.
+ */
+function wordVectorsAvailable(limits: EmbedLimits, log: (message: string) => void) {
+  let converting = false;
+  let ready = wordVectorsReady();
+  return () => {
+    if (ready || converting) return ready;
+    if ((ready = wordVectorsReady())) return true;
+    converting = true;
+    log(`embeddings: making ${wordVectorsPath()} from the word vectors' package, once (npm run build makes it too)`);
+    const w = new Worker(workerUrl, {
+      workerData: { role: wordVectorsWorkerRole },
+      resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb },
+    });
+    const timer = setTimeout(() => void w.terminate(), conversionTimeoutMs).unref();
+    w.on('message', () => {
+      ready = true;
+      log('embeddings: word vectors ready');
+    });
+    w.on('error', (error: Error) => log(`embeddings: making the word vectors failed: ${error.message}`));
+    w.on('exit', () => {
+      clearTimeout(timer);
+      converting = false;
+    });
+    w.unref();
+    return false;
+  };
 }
 
 function createLane(limits: EmbedLimits, keepAlive: boolean) {
@@ -105,6 +141,12 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
   }
 
   return {
+    /** Starts the worker now, so it has its vectors loaded before the first batch. */
+    warm() {
+      if (closed || worker) return;
+      worker = spawn();
+      worker.unref();
+    },
     get waiting() {
       return waiting.length + (current ? 1 : 0);
     },
@@ -125,14 +167,18 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
 }
 
 /**
- * The sentence-embedding model of one server process, in bounded worker threads (a time limit
- * per batch, a heap limit per worker): a worker that hangs or dies is replaced for the next batch.
+ * The text embeddings of one server process (SIF-weighted word vectors, word-vectors.ts), in
+ * bounded worker threads (a time limit per batch, a heap limit per worker): a worker that hangs
+ * or dies is replaced for the next batch. The question lane's worker starts at once.
  */
-export function createEmbedder(limits: EmbedLimits): Embedder {
+export function createEmbedder(limits: EmbedLimits, log: (message: string) => void = console.warn): Embedder {
+  const available = wordVectorsAvailable(limits, log);
   const question = createLane(limits, true);
   const index = Array.from({ length: limits.indexWorkers ?? 1 }, () => createLane(limits, false));
+  if (available()) question.warm();
   return {
     embed(texts, lane) {
+      if (!available()) return Promise.reject(new Error('The word vectors are not ready yet'));
       if (lane === 'index') return index.reduce((a, b) => (b.waiting < a.waiting ? b : a)).run(texts);
       if (question.waiting >= maxQuestionsWaiting)
         return Promise.reject(new Error('Too many questions are waiting to be embedded'));

@@ -47,9 +47,9 @@ export interface ScoredCandidate<Row> {
 
 // Calibrated on bench/retrieval's tuned questions (see bench/README.md, retrieval).
 export const SEMANTIC_WEIGHT = 1;
-export const RELEVANT_COVERAGE = 0.5;
+export const RELEVANT_COVERAGE = 0.45;
 export const RELEVANT_SEMANTIC = 0.3;
-export const RELEVANT_COVERAGE_WITH_SEMANTIC = 0.2;
+export const RELEVANT_COVERAGE_WITH_SEMANTIC = 0.25;
 export const RELEVANT_WORDS_WITH_SEMANTIC = 0.3;
 
 // Subtracted from a contents or index page's score, calibrated the same way.

@@ -1,5 +1,5 @@
 // Whether the library answers a question at all, with the semantic stage on: the chat's small
-// library (chat-app.ts) in the real database, every chunk embedded by the real sentence model.
+// library (chat-app.ts) in the real database, every chunk embedded with the real word vectors.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';

@@ -217,7 +217,7 @@ export async function buildApp({ config, pool, downloadFile, logDestination }: A
   registerWebDataRoutes(app, { config, saveFile: files.saveServerFile });
   const aiRateLimit = createAiRateLimit(app, config.aiRateLimitPerMinute);
   registerAiRoutes(app, { provider: ai, rateLimit: aiRateLimit, config });
-  // Sentence embeddings for semantic search, in worker threads: one for questions, EMBED_INDEX_WORKERS for indexing manuals.
+  // Text embeddings (word vectors) for semantic search, in worker threads: one for questions, EMBED_INDEX_WORKERS for indexing manuals.
   const embedder = config.embeddings
     ? createEmbedder(
         { timeoutMs: config.embedTimeoutMs, maxMemoryMb: 512, indexWorkers: config.embedIndexWorkers },

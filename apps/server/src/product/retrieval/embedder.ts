@@ -45,7 +45,7 @@ const conversionTimeoutMs = 600_000;
  * makes it once in a worker thread of its own, with its own time limit. Until then embeddings fail
  * fast: questions are ranked by full text and the indexer tries again later.
  */
-function wordVectorsAvailable(limits: EmbedLimits, log: (message: string) => void) {
+function wordVectorsAvailable(limits: EmbedLimits, log: (message: string) => void, onReady: () => void) {
   let converting = false;
   let ready = wordVectorsReady();
   return () => {
@@ -57,10 +57,14 @@ function wordVectorsAvailable(limits: EmbedLimits, log: (message: string) => voi
       workerData: { role: wordVectorsWorkerRole },
       resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb },
     });
-    const timer = setTimeout(() => void w.terminate(), conversionTimeoutMs).unref();
+    const timer = setTimeout(() => {
+      log(`embeddings: making the word vectors took over ${conversionTimeoutMs} ms; stopped, tried again later`);
+      void w.terminate();
+    }, conversionTimeoutMs).unref();
     w.on('message', () => {
       ready = true;
       log('embeddings: word vectors ready');
+      onReady();
     });
     w.on('error', (error: Error) => log(`embeddings: making the word vectors failed: ${error.message}`));
     w.on('exit', () => {
@@ -172,9 +176,9 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
  * or dies is replaced for the next batch. The question lane's worker starts at once.
  */
 export function createEmbedder(limits: EmbedLimits, log: (message: string) => void = console.warn): Embedder {
-  const available = wordVectorsAvailable(limits, log);
   const question = createLane(limits, true);
   const index = Array.from({ length: limits.indexWorkers ?? 1 }, () => createLane(limits, false));
+  const available = wordVectorsAvailable(limits, log, () => question.warm());
   if (available()) question.warm();
   return {
     embed(texts, lane) {

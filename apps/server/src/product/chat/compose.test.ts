@@ -342,6 +342,30 @@ describe('composeAnswer', () => {
     expect(text.slice(0, text.indexOf('*CX-10'))).toContain('should never be combined together');
   });
 
+  it("keeps the first entry of a list whose entries start in lower case, and drops a sentence cut at the page's top", () => {
+    const formats = [
+      'Chapter 2: Command Line Options 18',
+      '',
+      'm immediate mode; actual byte values specified on the command line, separated by commas or spaces in place of the filename field of the -U option. This is useful for programming fuse bytes without having to create a single-byte file or enter terminal mode.',
+      '',
+      'a auto detect; valid for input only, and only if the input is not provided at stdin.',
+      '',
+      'd decimal; this and the following formats are only valid on output.',
+    ].join('\n');
+    const { text } = composeAnswer('set the fuse bytes right on the command line without making a file', [
+      passage(formats),
+    ]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('m immediate mode; actual byte values');
+    const cut = [
+      'pulse on the reset line, so the fuse bytes can be set on the command line without a file.',
+      '',
+      'The fuse bytes are set with the -U option on the command line.',
+    ].join('\n');
+    expect(composeAnswer('set the fuse bytes on the command line without a file', [passage(cut)]).text).not.toContain(
+      'pulse on the reset line',
+    );
+  });
+
   it('never shows a contents or index page as a further page, also one whose entries extraction joined into one line', () => {
     const contents = passage(
       [

@@ -120,8 +120,11 @@ export function parseBlocks(text: string): Block[] {
   }
   endParagraph();
   // A passage cut from the middle of a page may begin in the middle of a sentence: that piece goes.
+  // Not so the first entry of a list whose entries all start in lower case ("m immediate mode; ...",
+  // "a auto detect; ..."): a paragraph after it starts in lower case too.
   const first = blocks[0];
-  if (first?.kind === 'prose' && /^\p{Ll}/u.test(first.sentences[0] ?? '')) first.sentences.shift();
+  const lowerStart = (b: Block | undefined) => b?.kind === 'prose' && /^\p{Ll}/u.test(b.sentences[0] ?? '');
+  if (lowerStart(first) && !blocks.slice(1, 3).some(lowerStart)) (first as { sentences: string[] }).sentences.shift();
   return blocks;
 }
 

@@ -366,6 +366,23 @@ describe('composeAnswer', () => {
     );
   });
 
+  it("shows no table where there is none: the page's number on its own line, a heading over a short sentence", () => {
+    const page = [
+      '30',
+      '',
+      '3 Terminal Mode Operation',
+      '',
+      'AVRDUDE has an interactive mode called terminal mode that is enabled by the -t option.',
+      'This mode allows one to enter interactive commands to display and modify the various device memories, perform a chip erase, display the device signature bytes and part parameters. Terminal mode also supports a command history so that previously entered commands can be recalled and edited.',
+      '',
+      '31',
+    ].join('\n');
+    const { text } = composeAnswer('terminal mode: show the eeprom contents', [passage(page)]);
+    expect(text).toContain('enabled by the -t option');
+    expect(text).not.toMatch(/^- /m);
+    expect(text).not.toMatch(/\b3[01]\b/);
+  });
+
   it('never shows a contents or index page as a further page, also one whose entries extraction joined into one line', () => {
     const contents = passage(
       [

@@ -199,7 +199,8 @@ const isRow = (block: Block | undefined): boolean =>
  * shown one per line, and taken out of the direct answer.
  */
 function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Scored[] } {
-  const inRun = (s: Scored) => isRow(blocks[s.block]) && (isRow(blocks[s.block - 1]) || isRow(blocks[s.block + 1]));
+  // Three short lines in a row at least: a heading and the short sentence under it are no table.
+  const inRun = (s: Scored) => [-2, -1, 0].some((from) => [0, 1, 2].every((i) => isRow(blocks[s.block + from + i])));
   const best = [...chosen].sort((a, b) => b.score - a.score).find(inRun);
   let start = -1;
   let end = -1;

@@ -55,6 +55,8 @@ const proseStarts = new Set(
 
 // A page's running header or footer: "Chapter 2: Command Line Options 13", "gnuplot 5.4 31".
 const runningHead = /^(?:\d{1,4}\s+\S.{0,80}|.{0,80}\S\s+\d{1,4}|.{0,60}\bCHAPTER\s+\d.{0,60})$/;
+// A page number alone on the page's first or last line.
+const pageNumber = /^\s*\d{1,4}\s*$/;
 
 /**
  * A passage as blocks: prose (wrapped lines joined again where they were wrapped), numbered
@@ -64,6 +66,9 @@ const runningHead = /^(?:\d{1,4}\s+\S.{0,80}|.{0,80}\S\s+\d{1,4}|.{0,60}\bCHAPTE
 export function parseBlocks(text: string): Block[] {
   const lines = text.split('\n');
   if (runningHead.test(lines[0]?.trim() ?? '') && !endsSentence.test(lines[0]!.trim())) lines.shift();
+  if (pageNumber.test(lines[0] ?? '')) lines.shift();
+  while (lines.length > 0 && !lines.at(-1)!.trim()) lines.pop();
+  if (pageNumber.test(lines.at(-1) ?? '')) lines.pop();
   const longest = Math.max(...lines.map((l) => l.trim().length));
   const blocks: Block[] = [];
   let paragraph: string[] = [];

@@ -383,6 +383,48 @@ describe('composeAnswer', () => {
     expect(text).not.toMatch(/\b3[01]\b/);
   });
 
+  it('reads a listing the extractor fenced in pieces as one, and shows the parts of a long one that carry the question', () => {
+    const page = [
+      'Another issue you might notice is slow performance of EEPROM writing using SerialUPDI for AVR Dx devices. This can be addressed by changing avrdude.conf section for this device - changing EEPROM page size to 0x20 (instead of default 1), like so:',
+      '',
+      '```',
+      '#------------------------------------------------------------',
+      '# AVR128DB28',
+      '#------------------------------------------------------------',
+      '```',
+      '',
+      '```',
+      'part parent ".avrdx"',
+      '    id = "avr128db28";',
+      '    desc = "AVR128DB28";',
+      '    signature = 0x1E 0x97 0x0E;',
+      '```',
+      '',
+      '```',
+      'memory "flash"',
+      '    size = 0x20000;',
+      '    offset = 0x800000;',
+      '    page_size = 0x200;',
+      '    readsize = 0x100;',
+      ';',
+      '```',
+      '',
+      '```',
+      '    memory "eeprom"',
+      '        size = 0x200;',
+      '        offset = 0x1400;',
+      '        page_size = 0x1;',
+      '        readsize = 0x100;',
+      '    ;',
+      ';',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer('eeprom writes really slow with serialupdi on an avr128db28', [passage(page)]);
+    expect(text.match(/^```$/gm)).toHaveLength(2);
+    expect(text).toContain('        page_size = 0x1;');
+    expect(text).not.toContain('memory "flash"');
+  });
+
   it('never shows a contents or index page as a further page, also one whose entries extraction joined into one line', () => {
     const contents = passage(
       [

@@ -299,9 +299,15 @@ function codeOf(blocks: Block[], terms: Terms, after: number, shown: Set<number>
   );
   const chosen = matching.length > 0 ? matching.slice(0, MAX_CODE_BLOCKS) : next ? [next] : [];
   return chosen.map((c) => {
-    const lines = c.text.split('\n');
+    let lines = c.text.split('\n');
+    const all = lines.length;
+    // A long listing shows its parts (between blank lines) that carry the question, not only its top.
+    const parts = c.text.split(/\n\s*\n/);
+    const asked = parts.filter((part) => termScore(part, terms) > 0);
+    if (all > CODE_LINES && asked.length > 0 && asked.length < parts.length) lines = asked.join('\n\n').split('\n');
     const shown = fenced(lines.slice(0, CODE_LINES).join('\n'));
-    return lines.length > CODE_LINES ? `${shown}\n\n_${lines.length - CODE_LINES} more lines on the page._` : shown;
+    const more = all - Math.min(lines.length, CODE_LINES);
+    return more > 0 ? `${shown}\n\n_${more} more lines on the page._` : shown;
   });
 }
 

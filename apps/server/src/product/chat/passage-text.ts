@@ -89,7 +89,10 @@ export function parseBlocks(text: string): Block[] {
       const sentences = code.filter((l) => l.trim().split(/\s+/).length >= 8 && endsSentence.test(l.trim()));
       if (sentences.length * 2 > code.length)
         blocks.push({ kind: 'prose', sentences: code.flatMap((l) => splitSentences(l.trim())) });
-      else blocks.push({ kind: 'code', text: code.join('\n') });
+      else if (blocks.at(-1)?.kind === 'code' && paragraph.length === 0) {
+        // The extractor fences a listing in pieces where it has blank lines: one listing again.
+        (blocks.at(-1) as { text: string }).text += `\n\n${code.join('\n')}`;
+      } else blocks.push({ kind: 'code', text: code.join('\n') });
       continue;
     }
     const trimmed = line.trim();

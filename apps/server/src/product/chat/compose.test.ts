@@ -425,6 +425,23 @@ describe('composeAnswer', () => {
     expect(text).not.toContain('memory "flash"');
   });
 
+  it('reads a bulleted item on as one when extraction broke it onto a second line', () => {
+    const page = [
+      '6.1 Porting code from or to other compilers',
+      '',
+      '• check whether endianness of the compilers differs and adapt where needed.',
+      '• check the device specific header files for compiler specific syntax. Eventually include the file <compiler.h> to allow using common header files. (see f.e. cc2510fx.h http://svn.',
+      'code.sf.net/p/sdcc/code/trunk/sdcc/device/include/mcs51/cc2510fx.h).',
+      '• check whether the startup code contains the correct initialization (watchdog, peripherals).',
+      '• check whether the sizes of short, int, long match.',
+    ].join('\n');
+    const { text } = composeAnswer('which header file shows compiler specific syntax', [passage(page)]);
+    expect(text).toContain(
+      '(see f.e. cc2510fx.h http://svn. code.sf.net/p/sdcc/code/trunk/sdcc/device/include/mcs51/cc2510fx.h).',
+    );
+    expect(text).not.toMatch(/^- code\.sf\.net/m);
+  });
+
   it('never shows a contents or index page as a further page, also one whose entries extraction joined into one line', () => {
     const contents = passage(
       [

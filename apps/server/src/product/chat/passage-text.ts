@@ -72,6 +72,8 @@ export function parseBlocks(text: string): Block[] {
   const longest = Math.max(...lines.map((l) => l.trim().length));
   const blocks: Block[] = [];
   let paragraph: string[] = [];
+  // The bulleted item last read, which a line after it may go on.
+  let bullet: { at: number; text: string } | undefined;
   const endParagraph = () => {
     if (paragraph.length > 0) blocks.push({ kind: 'prose', sentences: splitSentences(paragraph.join(' ')) });
     paragraph = [];
@@ -113,11 +115,22 @@ export function parseBlocks(text: string): Block[] {
       else blocks.push({ kind: 'code', text: trimmed });
       continue;
     }
-    const bullet = bulletLine.exec(trimmed);
+    const item = bulletLine.exec(trimmed);
     const last = blocks.at(-1);
-    if (bullet) {
+    if (item) {
       endParagraph();
-      blocks.push({ kind: 'prose', sentences: splitSentences(bullet[1]!) });
+      blocks.push({ kind: 'prose', sentences: splitSentences(item[1]!) });
+      bullet = { at: blocks.length - 1, text: item[1]! };
+    } else if (
+      bullet?.at === blocks.length - 1 &&
+      paragraph.length === 0 &&
+      lines[i - 1]?.trim() &&
+      /^\p{Ll}/u.test(trimmed)
+    ) {
+      // The item goes on on the next line ("... (see f.e. cc2510fx.h http://svn." "code.sf.net/p/sdcc/...").
+      bullet.text += ` ${trimmed}`;
+      blocks[bullet.at] = { kind: 'prose', sentences: splitSentences(bullet.text) };
+      continue;
     } else if (paragraph.length === 0 && last?.kind === 'step' && !endsSentence.test(last.text)) {
       last.text += ` ${trimmed}`; // the step's text goes on on the next line
     } else {

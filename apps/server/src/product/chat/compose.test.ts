@@ -442,6 +442,38 @@ describe('composeAnswer', () => {
     expect(text).not.toMatch(/^- code\.sf\.net/m);
   });
 
+  it("weighs a table's row in full, though it has no full stop like a heading, and reads no numbered headings as a table", () => {
+    const ports = [
+      'A.1.3 Unix Port Names',
+      '',
+      'The parallel and serial port device file names are system specific. MacOS has no default serial or parallel port names, but available ports can be found under /dev/cu.*. The following table lists the default names for a given system.',
+      '',
+      'System Default Parallel Port Default Serial Port',
+      'FreeBSD /dev/ppi0 /dev/cuad0',
+      'Linux /dev/parport0 /dev/ttyS0',
+      'Solaris /dev/printers/0 /dev/term/a',
+      '',
+      'On FreeBSD systems, AVRDUDE uses the ppi(4) interface for accessing the parallel port and the sio(4) driver for serial port access.',
+      'On Linux systems, AVRDUDE uses the ppdev interface for accessing the parallel port and the tty driver for serial port access.',
+      'On Solaris systems, AVRDUDE uses the ecpp(7D) driver for accessing the parallel port and the asy(7D) driver for serial port access.',
+    ].join('\n');
+    expect(composeAnswer('default serial port avrdude uses on linux', [passage(ports)]).text).toContain(
+      '- Linux /dev/parport0 /dev/ttyS0',
+    );
+    const models = [
+      '3.15 Memory Models',
+      '',
+      '3.15.1 MCS51 Memory Models',
+      '',
+      '3.15.1.1 Small, Medium, Large and Huge',
+      '',
+      'SDCC allows four memory models for MCS51 code, small, medium, large and huge. Modules compiled with different memory models should never be combined together or the results would be unpredictable.',
+    ].join('\n');
+    const { text } = composeAnswer('mixed small and large model object files, program acts weird', [passage(models)]);
+    expect(text).toContain('should never be combined together');
+    expect(text).not.toMatch(/^- 3\.15/m);
+  });
+
   it('never shows a contents or index page as a further page, also one whose entries extraction joined into one line', () => {
     const contents = passage(
       [

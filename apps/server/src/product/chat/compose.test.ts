@@ -342,6 +342,138 @@ describe('composeAnswer', () => {
     expect(text.slice(0, text.indexOf('*CX-10'))).toContain('should never be combined together');
   });
 
+  it("keeps the first entry of a list whose entries start in lower case, and drops a sentence cut at the page's top", () => {
+    const formats = [
+      'Chapter 2: Command Line Options 18',
+      '',
+      'm immediate mode; actual byte values specified on the command line, separated by commas or spaces in place of the filename field of the -U option. This is useful for programming fuse bytes without having to create a single-byte file or enter terminal mode.',
+      '',
+      'a auto detect; valid for input only, and only if the input is not provided at stdin.',
+      '',
+      'd decimal; this and the following formats are only valid on output.',
+    ].join('\n');
+    const { text } = composeAnswer('set the fuse bytes right on the command line without making a file', [
+      passage(formats),
+    ]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('m immediate mode; actual byte values');
+    const cut = [
+      'pulse on the reset line, so the fuse bytes can be set on the command line without a file.',
+      '',
+      'The fuse bytes are set with the -U option on the command line.',
+    ].join('\n');
+    expect(composeAnswer('set the fuse bytes on the command line without a file', [passage(cut)]).text).not.toContain(
+      'pulse on the reset line',
+    );
+  });
+
+  it("shows no table where there is none: the page's number on its own line, a heading over a short sentence", () => {
+    const page = [
+      '30',
+      '',
+      '3 Terminal Mode Operation',
+      '',
+      'AVRDUDE has an interactive mode called terminal mode that is enabled by the -t option.',
+      'This mode allows one to enter interactive commands to display and modify the various device memories, perform a chip erase, display the device signature bytes and part parameters. Terminal mode also supports a command history so that previously entered commands can be recalled and edited.',
+      '',
+      '31',
+    ].join('\n');
+    const { text } = composeAnswer('terminal mode: show the eeprom contents', [passage(page)]);
+    expect(text).toContain('enabled by the -t option');
+    expect(text).not.toMatch(/^- /m);
+    expect(text).not.toMatch(/\b3[01]\b/);
+  });
+
+  it('reads a listing the extractor fenced in pieces as one, and shows the parts of a long one that carry the question', () => {
+    const page = [
+      'Another issue you might notice is slow performance of EEPROM writing using SerialUPDI for AVR Dx devices. This can be addressed by changing avrdude.conf section for this device - changing EEPROM page size to 0x20 (instead of default 1), like so:',
+      '',
+      '```',
+      '#------------------------------------------------------------',
+      '# AVR128DB28',
+      '#------------------------------------------------------------',
+      '```',
+      '',
+      '```',
+      'part parent ".avrdx"',
+      '    id = "avr128db28";',
+      '    desc = "AVR128DB28";',
+      '    signature = 0x1E 0x97 0x0E;',
+      '```',
+      '',
+      '```',
+      'memory "flash"',
+      '    size = 0x20000;',
+      '    offset = 0x800000;',
+      '    page_size = 0x200;',
+      '    readsize = 0x100;',
+      ';',
+      '```',
+      '',
+      '```',
+      '    memory "eeprom"',
+      '        size = 0x200;',
+      '        offset = 0x1400;',
+      '        page_size = 0x1;',
+      '        readsize = 0x100;',
+      '    ;',
+      ';',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer('eeprom writes really slow with serialupdi on an avr128db28', [passage(page)]);
+    expect(text.match(/^```$/gm)).toHaveLength(2);
+    expect(text).toContain('        page_size = 0x1;');
+    expect(text).not.toContain('memory "flash"');
+  });
+
+  it('reads a bulleted item on as one when extraction broke it onto a second line', () => {
+    const page = [
+      '6.1 Porting code from or to other compilers',
+      '',
+      '• check whether endianness of the compilers differs and adapt where needed.',
+      '• check the device specific header files for compiler specific syntax. Eventually include the file <compiler.h> to allow using common header files. (see f.e. cc2510fx.h http://svn.',
+      'code.sf.net/p/sdcc/code/trunk/sdcc/device/include/mcs51/cc2510fx.h).',
+      '• check whether the startup code contains the correct initialization (watchdog, peripherals).',
+      '• check whether the sizes of short, int, long match.',
+    ].join('\n');
+    const { text } = composeAnswer('which header file shows compiler specific syntax', [passage(page)]);
+    expect(text).toContain(
+      '(see f.e. cc2510fx.h http://svn. code.sf.net/p/sdcc/code/trunk/sdcc/device/include/mcs51/cc2510fx.h).',
+    );
+    expect(text).not.toMatch(/^- code\.sf\.net/m);
+  });
+
+  it("weighs a table's row in full, though it has no full stop like a heading, and reads no numbered headings as a table", () => {
+    const ports = [
+      'A.1.3 Unix Port Names',
+      '',
+      'The parallel and serial port device file names are system specific. MacOS has no default serial or parallel port names, but available ports can be found under /dev/cu.*. The following table lists the default names for a given system.',
+      '',
+      'System Default Parallel Port Default Serial Port',
+      'FreeBSD /dev/ppi0 /dev/cuad0',
+      'Linux /dev/parport0 /dev/ttyS0',
+      'Solaris /dev/printers/0 /dev/term/a',
+      '',
+      'On FreeBSD systems, AVRDUDE uses the ppi(4) interface for accessing the parallel port and the sio(4) driver for serial port access.',
+      'On Linux systems, AVRDUDE uses the ppdev interface for accessing the parallel port and the tty driver for serial port access.',
+      'On Solaris systems, AVRDUDE uses the ecpp(7D) driver for accessing the parallel port and the asy(7D) driver for serial port access.',
+    ].join('\n');
+    expect(composeAnswer('default serial port avrdude uses on linux', [passage(ports)]).text).toContain(
+      '- Linux /dev/parport0 /dev/ttyS0',
+    );
+    const models = [
+      '3.15 Memory Models',
+      '',
+      '3.15.1 MCS51 Memory Models',
+      '',
+      '3.15.1.1 Small, Medium, Large and Huge',
+      '',
+      'SDCC allows four memory models for MCS51 code, small, medium, large and huge. Modules compiled with different memory models should never be combined together or the results would be unpredictable.',
+    ].join('\n');
+    const { text } = composeAnswer('mixed small and large model object files, program acts weird', [passage(models)]);
+    expect(text).toContain('should never be combined together');
+    expect(text).not.toMatch(/^- 3\.15/m);
+  });
+
   it('never shows a contents or index page as a further page, also one whose entries extraction joined into one line', () => {
     const contents = passage(
       [

@@ -53,6 +53,8 @@ interface Scored {
   order: number;
   /** Index of the block it comes from. */
   block: number;
+  /** A row of a table, which holds values rather than a full sentence. */
+  row?: boolean;
 }
 
 /**
@@ -82,7 +84,12 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
   };
   return texts.map((t, order) => {
     const score = termScore(headerOf(t.block) + t.text, terms, weights);
-    return { ...t, score: namesOption.test(t.text) ? score * OPTION_BONUS : score, order };
+    return {
+      ...t,
+      score: namesOption.test(t.text) ? score * OPTION_BONUS : score,
+      order,
+      row: inTable(blocks, t.block),
+    };
   });
 }
 
@@ -95,7 +102,7 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
 function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
   const weighed = sentences.map((s) => ({
     ...s,
-    score: /[.!?:]["'’”)]*$/.test(s.text) || s.text.length > 80 ? s.score : s.score / 2,
+    score: /[.!?:]["'’”)]*$/.test(s.text) || s.text.length > 80 || s.row ? s.score : s.score / 2,
   }));
   const best = Math.max(0, ...weighed.map((s) => s.score));
   // Of two sentences that carry as much of the question, the shorter says it more directly.
@@ -191,7 +198,13 @@ const isRow = (block: Block | undefined): boolean =>
   block?.kind === 'prose' &&
   block.sentences.join(' ').length <= ROW_CHARS &&
   !/^(?:problem|solution|note)\b/i.test(block.sentences[0] ?? '') &&
+  // A numbered section heading ("3.15.1 MCS51 Memory Models") is no row, however short.
+  !/^\d+(?:\.\d+)+\.?\s+\p{Lu}/u.test(block.sentences[0] ?? '') &&
   !block.sentences.join(' ').endsWith(':');
+
+// Three short lines in a row at least: a heading and the short sentence under it are no table.
+const inTable = (blocks: Block[], index: number) =>
+  [-2, -1, 0].some((from) => [0, 1, 2].every((i) => isRow(blocks[index + from + i])));
 
 /**
  * The rows of a table or list the answer falls in ("3 Timer 1 0x001b" among the interrupt
@@ -199,7 +212,7 @@ const isRow = (block: Block | undefined): boolean =>
  * shown one per line, and taken out of the direct answer.
  */
 function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Scored[] } {
-  const inRun = (s: Scored) => isRow(blocks[s.block]) && (isRow(blocks[s.block - 1]) || isRow(blocks[s.block + 1]));
+  const inRun = (s: Scored) => inTable(blocks, s.block);
   const best = [...chosen].sort((a, b) => b.score - a.score).find(inRun);
   let start = -1;
   let end = -1;
@@ -298,9 +311,15 @@ function codeOf(blocks: Block[], terms: Terms, after: number, shown: Set<number>
   );
   const chosen = matching.length > 0 ? matching.slice(0, MAX_CODE_BLOCKS) : next ? [next] : [];
   return chosen.map((c) => {
-    const lines = c.text.split('\n');
+    let lines = c.text.split('\n');
+    const all = lines.length;
+    // A long listing shows its parts (between blank lines) that carry the question, not only its top.
+    const parts = c.text.split(/\n\s*\n/);
+    const asked = parts.filter((part) => termScore(part, terms) > 0);
+    if (all > CODE_LINES && asked.length > 0 && asked.length < parts.length) lines = asked.join('\n\n').split('\n');
     const shown = fenced(lines.slice(0, CODE_LINES).join('\n'));
-    return lines.length > CODE_LINES ? `${shown}\n\n_${lines.length - CODE_LINES} more lines on the page._` : shown;
+    const more = all - Math.min(lines.length, CODE_LINES);
+    return more > 0 ? `${shown}\n\n_${more} more lines on the page._` : shown;
   });
 }
 

@@ -55,6 +55,8 @@ const proseStarts = new Set(
 
 // A page's running header or footer: "Chapter 2: Command Line Options 13", "gnuplot 5.4 31".
 const runningHead = /^(?:\d{1,4}\s+\S.{0,80}|.{0,80}\S\s+\d{1,4}|.{0,60}\bCHAPTER\s+\d.{0,60})$/;
+// A page number alone on the page's first or last line.
+const pageNumber = /^\s*\d{1,4}\s*$/;
 
 /**
  * A passage as blocks: prose (wrapped lines joined again where they were wrapped), numbered
@@ -64,9 +66,14 @@ const runningHead = /^(?:\d{1,4}\s+\S.{0,80}|.{0,80}\S\s+\d{1,4}|.{0,60}\bCHAPTE
 export function parseBlocks(text: string): Block[] {
   const lines = text.split('\n');
   if (runningHead.test(lines[0]?.trim() ?? '') && !endsSentence.test(lines[0]!.trim())) lines.shift();
+  if (pageNumber.test(lines[0] ?? '')) lines.shift();
+  while (lines.length > 0 && !lines.at(-1)!.trim()) lines.pop();
+  if (pageNumber.test(lines.at(-1) ?? '')) lines.pop();
   const longest = Math.max(...lines.map((l) => l.trim().length));
   const blocks: Block[] = [];
   let paragraph: string[] = [];
+  // The bulleted item last read, which a line after it may go on.
+  let bullet: { at: number; text: string } | undefined;
   const endParagraph = () => {
     if (paragraph.length > 0) blocks.push({ kind: 'prose', sentences: splitSentences(paragraph.join(' ')) });
     paragraph = [];
@@ -84,7 +91,10 @@ export function parseBlocks(text: string): Block[] {
       const sentences = code.filter((l) => l.trim().split(/\s+/).length >= 8 && endsSentence.test(l.trim()));
       if (sentences.length * 2 > code.length)
         blocks.push({ kind: 'prose', sentences: code.flatMap((l) => splitSentences(l.trim())) });
-      else blocks.push({ kind: 'code', text: code.join('\n') });
+      else if (blocks.at(-1)?.kind === 'code' && paragraph.length === 0) {
+        // The extractor fences a listing in pieces where it has blank lines: one listing again.
+        (blocks.at(-1) as { text: string }).text += `\n\n${code.join('\n')}`;
+      } else blocks.push({ kind: 'code', text: code.join('\n') });
       continue;
     }
     const trimmed = line.trim();
@@ -105,11 +115,22 @@ export function parseBlocks(text: string): Block[] {
       else blocks.push({ kind: 'code', text: trimmed });
       continue;
     }
-    const bullet = bulletLine.exec(trimmed);
+    const item = bulletLine.exec(trimmed);
     const last = blocks.at(-1);
-    if (bullet) {
+    if (item) {
       endParagraph();
-      blocks.push({ kind: 'prose', sentences: splitSentences(bullet[1]!) });
+      blocks.push({ kind: 'prose', sentences: splitSentences(item[1]!) });
+      bullet = { at: blocks.length - 1, text: item[1]! };
+    } else if (
+      bullet?.at === blocks.length - 1 &&
+      paragraph.length === 0 &&
+      lines[i - 1]?.trim() &&
+      /^\p{Ll}/u.test(trimmed)
+    ) {
+      // The item goes on on the next line ("... (see f.e. cc2510fx.h http://svn." "code.sf.net/p/sdcc/...").
+      bullet.text += ` ${trimmed}`;
+      blocks[bullet.at] = { kind: 'prose', sentences: splitSentences(bullet.text) };
+      continue;
     } else if (paragraph.length === 0 && last?.kind === 'step' && !endsSentence.test(last.text)) {
       last.text += ` ${trimmed}`; // the step's text goes on on the next line
     } else {
@@ -120,8 +141,11 @@ export function parseBlocks(text: string): Block[] {
   }
   endParagraph();
   // A passage cut from the middle of a page may begin in the middle of a sentence: that piece goes.
+  // Not so the first entry of a list whose entries all start in lower case ("m immediate mode; ...",
+  // "a auto detect; ..."): a paragraph after it starts in lower case too.
   const first = blocks[0];
-  if (first?.kind === 'prose' && /^\p{Ll}/u.test(first.sentences[0] ?? '')) first.sentences.shift();
+  const lowerStart = (b: Block | undefined) => b?.kind === 'prose' && /^\p{Ll}/u.test(b.sentences[0] ?? '');
+  if (lowerStart(first) && !blocks.slice(1, 3).some(lowerStart)) (first as { sentences: string[] }).sentences.shift();
   return blocks;
 }
 

@@ -146,6 +146,19 @@ describe('retrievePassages', () => {
       pairs: ['what does', 'does gpio_set_level', 'gpio_set_level or', 'or settimeout', 'settimeout return'],
     });
   });
+
+  it('reads dot names, long options and file names as identifiers, and a negation as no term', () => {
+    expect(searchTerms("ngspice won't read my .spiceinit")).toMatchObject({
+      words: ['ngspice', 'not', 'read', 'my'],
+      codes: ['spiceinit'],
+    });
+    expect(searchTerms('does --stack-auto change avrdude.conf or test.c')).toMatchObject({
+      words: ['does', 'change', 'or'],
+      codes: ['stack-auto', 'avrdude.conf', 'test.c'],
+    });
+    // A file type or an option letter is as common as the word or letter: a word.
+    expect(searchTerms('make a .lib with -B')).toMatchObject({ words: ['make', 'a', 'lib', 'with', 'b'], codes: [] });
+  });
 });
 
 describe('identifiers', () => {

@@ -189,6 +189,29 @@ describe('identifiers', () => {
   });
 });
 
+describe('search text', () => {
+  it('finds a name in angle brackets or at the end of a path', async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('av', 'Programmer', '/f/av.pdf', 'av.pdf')",
+    );
+    const pages = [
+      'Options. -p <partno> names the device; -b <baudrate> overrides the serial rate.',
+      'At start the configuration is read from /usr/local/etc/programmer.conf unless another is given.',
+      'The device is named by its part number; the serial rate comes from the configuration.',
+    ];
+    for (const [i, text] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`av_${i}`, 'av', text, i, i + 1],
+      );
+    const first = async (question: string) =>
+      (await retrievePassages({ pool: lib }, { question, role: 'viewer' })).passages[0]?.page;
+    expect(await first('what is partno')).toBe(1);
+    expect(await first('where is programmer.conf')).toBe(2);
+  });
+});
+
 describe('reranking', () => {
   // A compressor manual whose contents page names every subject, and a planner-only page that
   // holds the question as well.

@@ -147,14 +147,18 @@ describe('retrievePassages', () => {
     });
   });
 
-  it('reads dot names, long options and file names as identifiers, and a negation as no term', () => {
-    expect(searchTerms("ngspice won't read my .spiceinit")).toMatchObject({
+  it('reads dot names, long options and file names as identifiers, paths whole, words joined by a slash apart, and a negation as no term', () => {
+    expect(searchTerms("ngspice won't read my .spiceinit.")).toMatchObject({
       words: ['ngspice', 'not', 'read', 'my'],
       codes: ['spiceinit'],
     });
     expect(searchTerms('does --stack-auto change avrdude.conf or test.c')).toMatchObject({
       words: ['does', 'change', 'or'],
       codes: ['stack-auto', 'avrdude.conf', 'test.c'],
+    });
+    expect(searchTerms('cut the push/pop overhead, /dev/parport or /dev/ttyS0')).toMatchObject({
+      words: ['cut', 'the', 'push', 'pop', 'overhead', 'or'],
+      codes: ['/dev/parport', '/dev/ttys0'],
     });
     // A file type or an option letter is as common as the word or letter: a word.
     expect(searchTerms('make a .lib with -B')).toMatchObject({ words: ['make', 'a', 'lib', 'with', 'b'], codes: [] });

@@ -15,11 +15,17 @@ export function searchTerms(question: string): { words: string[]; codes: string[
   // keeps the name without it, and is matched as an identifier. A shorter one (a file type such
   // as .lib, an option letter such as -B) is as common as the word or letter it is: a word.
   const named = new Set(
-    raw.filter((t) => /^(?:\.|--?)\p{L}[\p{L}\p{N}_-]{3}/u.test(t)).map((t) => t.replace(/^[.-]+/, '')),
+    raw.filter((t) => /^(?:\.|--?)\p{L}[\p{L}\p{N}_-]{3}/u.test(t)).map((t) => t.replace(/^[.-]+|[._/-]+$/g, '')),
   );
-  const tokens = raw.map((t) => t.replace(/^[._/-]+|[._/-]+$/g, '')).filter((t) => t.length > 0);
   const isCode = (t: string) =>
-    /\d/.test(t) || /_/.test(t) || /\p{Ll}\p{Lu}/u.test(t) || /\p{L}\.\p{L}/u.test(t) || named.has(t);
+    /\d/.test(t) || /_/.test(t) || /\p{Ll}\p{Lu}/u.test(t) || /\p{L}\.\p{L}/u.test(t) || /^\//.test(t) || named.has(t);
+  // Words joined by a slash ("push/pop") are indexed whole, matching only text that writes them
+  // so: each word is a term of its own (the text may say "pushing and popping").
+  const tokens = raw
+    // A path keeps its leading slash, as the index keeps it ('/dev/ttys0').
+    .map((t) => t.replace(/^\/+(?=[^/]*$)/, '').replace(/^[._-]+|[._/-]+$/g, ''))
+    .flatMap((t) => (isCode(t) ? [t] : t.split('/')))
+    .filter((t) => t.length > 0);
   const unique = [...new Set(tokens.map((t) => (isCode(t) ? t : t.toLowerCase())))].slice(0, 40);
   // Neighbouring words, matched as phrases: "rise time", "make install", "initial conditions".
   const pairs = [...new Set(tokens.slice(1).map((t, i) => `${tokens[i]} ${t}`.toLowerCase()))].slice(0, 20);

@@ -1,8 +1,8 @@
 /**
  * Splits a question into search terms: words go to the English stemmer; identifiers (terms
  * with a digit, such as PN-4471-B, E42 or 0x1F, names with an underscore or inner capital,
- * such as gpio_set_level or setTimeout, dot names and options such as .spiceinit, -B or
- * --stack-auto, and file names such as avrdude.conf) are matched as typed.
+ * such as gpio_set_level or setTimeout, dot names and long options such as .spiceinit or
+ * --stack-auto, file names such as avrdude.conf and paths such as /dev/ttyS0) are matched as typed.
  */
 export function searchTerms(question: string): { words: string[]; codes: string[]; pairs: string[] } {
   const raw = question

@@ -146,6 +146,23 @@ describe('retrievePassages', () => {
       pairs: ['what does', 'does gpio_set_level', 'gpio_set_level or', 'or settimeout', 'settimeout return'],
     });
   });
+
+  it('reads dot names, long options and file names as identifiers, paths whole, words joined by a slash apart, and a negation as no term', () => {
+    expect(searchTerms("ngspice won't read my .spiceinit.")).toMatchObject({
+      words: ['ngspice', 'not', 'read', 'my'],
+      codes: ['spiceinit'],
+    });
+    expect(searchTerms('does --stack-auto change avrdude.conf or test.c')).toMatchObject({
+      words: ['does', 'change', 'or'],
+      codes: ['stack-auto', 'avrdude.conf', 'test.c'],
+    });
+    expect(searchTerms('cut the push/pop overhead, /dev/parport or /dev/ttyS0')).toMatchObject({
+      words: ['cut', 'the', 'push', 'pop', 'overhead', 'or'],
+      codes: ['/dev/parport', '/dev/ttys0'],
+    });
+    // A file type or an option letter is as common as the word or letter: a word.
+    expect(searchTerms('make a .lib with -B')).toMatchObject({ words: ['make', 'a', 'lib', 'with', 'b'], codes: [] });
+  });
 });
 
 describe('identifiers', () => {
@@ -173,6 +190,29 @@ describe('identifiers', () => {
     expect(await first('how do I set the level of a pin, gpio_set_level?')).toBe(2);
     expect(await first('what does TIMG_T0CONFIG_REG configure for the timer?')).toBe(3);
     expect(await first('I get error 0x105 when the resource is not found')).toBe(5);
+  });
+});
+
+describe('search text', () => {
+  it('finds a name in angle brackets or at the end of a path', async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('av', 'Programmer', '/f/av.pdf', 'av.pdf')",
+    );
+    const pages = [
+      'Options. -p <partno> names the device; -b <baudrate> overrides the serial rate.',
+      'At start the configuration is read from /usr/local/etc/programmer.conf unless another is given.',
+      'The device is named by its part number; the serial rate comes from the configuration.',
+    ];
+    for (const [i, text] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`av_${i}`, 'av', text, i, i + 1],
+      );
+    const first = async (question: string) =>
+      (await retrievePassages({ pool: lib }, { question, role: 'viewer' })).passages[0]?.page;
+    expect(await first('what is partno')).toBe(1);
+    expect(await first('where is programmer.conf')).toBe(2);
   });
 });
 

@@ -1,14 +1,31 @@
 /**
  * Splits a question into search terms: words go to the English stemmer; identifiers (terms
- * with a digit, such as PN-4471-B, E42 or 0x1F, and names with an underscore or inner capital,
- * such as gpio_set_level or setTimeout) are matched as typed.
+ * with a digit, such as PN-4471-B, E42 or 0x1F, names with an underscore or inner capital,
+ * such as gpio_set_level or setTimeout, dot names and long options such as .spiceinit or
+ * --stack-auto, file names such as avrdude.conf and paths such as /dev/ttyS0) are matched as typed.
  */
 export function searchTerms(question: string): { words: string[]; codes: string[]; pairs: string[] } {
-  const tokens = question
+  const raw = question
+    // A negation ("won't", "doesn't") is no search term: its stem ("won", "doesn") would select
+    // the few pages that happen to say it.
+    .replace(/\p{L}+n['’]t(?!\p{L})/giu, 'not')
     .split(/[^\p{L}\p{N}._/-]+/u)
-    .map((t) => t.replace(/^[._/-]+|[._/-]+$/g, ''))
-    .filter((t) => t.length > 0 && t.length <= 64);
-  const isCode = (t: string) => /\d/.test(t) || /_/.test(t) || /\p{Ll}\p{Lu}/u.test(t);
+    .filter((t) => t.length <= 64);
+  // The index drops the leading dot or dash (".spiceinit" is indexed as spiceinit): the term
+  // keeps the name without it, and is matched as an identifier. A shorter one (a file type such
+  // as .lib, an option letter such as -B) is as common as the word or letter it is: a word.
+  const named = new Set(
+    raw.filter((t) => /^(?:\.|--?)\p{L}[\p{L}\p{N}_-]{3}/u.test(t)).map((t) => t.replace(/^[.-]+|[._/-]+$/g, '')),
+  );
+  const isCode = (t: string) =>
+    /\d/.test(t) || /_/.test(t) || /\p{Ll}\p{Lu}/u.test(t) || /\p{L}\.\p{L}/u.test(t) || /^\//.test(t) || named.has(t);
+  // Words joined by a slash ("push/pop") are indexed whole, matching only text that writes them
+  // so: each word is a term of its own (the text may say "pushing and popping").
+  const tokens = raw
+    // A path keeps its leading slash, as the index keeps it ('/dev/ttys0').
+    .map((t) => t.replace(/^\/+(?=[^/]*$)/, '').replace(/^[._-]+|[._/-]+$/g, ''))
+    .flatMap((t) => (isCode(t) ? [t] : t.split('/')))
+    .filter((t) => t.length > 0);
   const unique = [...new Set(tokens.map((t) => (isCode(t) ? t : t.toLowerCase())))].slice(0, 40);
   // Neighbouring words, matched as phrases: "rise time", "make install", "initial conditions".
   const pairs = [...new Set(tokens.slice(1).map((t, i) => `${tokens[i]} ${t}`.toLowerCase()))].slice(0, 20);

@@ -1,4 +1,4 @@
-// A cited PDF page that holds a figure (issue 16): the answer shows a small image of the page
+// A cited PDF page that holds a figure (issue 16): the answer shows a small image of the figure
 // under the passage, drawn in the browser by pdf.js once the answer is on screen, and tapping it
 // opens the page in the in-app viewer. A real PDF with a wiring diagram on page 2 is uploaded
 // and ingested by the real server (which finds the diagram), and the live chat (no AI model)
@@ -64,30 +64,52 @@ describe.each(VIEWPORT_NAMES)('an answer citing a page with a figure, on %s', (v
         const answer = await chat.waitForAnswer();
         expect(await answer.getAttribute('data-status')).toBe('done');
 
-        // One image, for the page with the diagram, in a box of fixed size, drawn from the PDF.
+        // One image, for the page with the diagram, drawn from the PDF.
         const image = answer.getByRole('link', {
           name: `Picture of ${TITLE}, page 2 (a figure or table). Opens the page.`,
         });
         await image.waitFor();
         expect(await answer.locator('[data-page-thumbnail]').count()).toBe(1);
         const box = (await answer.locator('[data-page-thumbnail]').boundingBox())!;
-        expect([Math.round(box.width), Math.round(box.height)]).toEqual([240, 310]);
+        // The box has the diagram's shape (about 3 : 1), wider than a page-shaped 240 px one.
+        expect(box.width).toBeGreaterThan(260);
+        expect(box.width / box.height).toBeGreaterThan(2.5);
         expect(pdfjsRequests.length).toBeGreaterThan(0);
-        // The drawn page carries the diagram's ink: dark pixels in the lower half of the page,
-        // where only the diagram is (the page's text is in its top third).
+        // Only the diagram is drawn, not the page: the image is as wide as the diagram (3 : 1), not
+        // as tall as the page; its ink spans most of it, and no blank band runs across it (as
+        // between the page's text, at its top, and the diagram, in its middle).
         const ink = await image.locator('img').evaluate(async (img: HTMLImageElement) => {
           await img.decode();
           const canvas = document.createElement('canvas');
-          canvas.width = img.naturalWidth;
-          canvas.height = img.naturalHeight;
+          const [width, height] = [img.naturalWidth, img.naturalHeight];
+          [canvas.width, canvas.height] = [width, height];
           const context2d = canvas.getContext('2d')!;
           context2d.drawImage(img, 0, 0);
-          const { data } = context2d.getImageData(0, canvas.height / 2, canvas.width, canvas.height / 2);
-          let dark = 0;
-          for (let i = 0; i < data.length; i += 4) if (data[i]! + data[i + 1]! + data[i + 2]! < 300) dark++;
-          return dark;
+          const { data } = context2d.getImageData(0, 0, width, height);
+          let [left, right, top, bottom, blankRows, longestBlank] = [width, -1, height, -1, 0, 0];
+          for (let y = 0; y < height; y++) {
+            let inked = false;
+            for (let x = 0; x < width; x++) {
+              const i = (y * width + x) * 4;
+              if (data[i]! + data[i + 1]! + data[i + 2]! >= 400) continue;
+              [inked, left, right] = [true, Math.min(left, x), Math.max(right, x)];
+            }
+            if (inked) [top, bottom] = [Math.min(top, y), y];
+            // Blank rows counted from the first inked one.
+            blankRows = inked || bottom < 0 ? 0 : blankRows + 1;
+            longestBlank = Math.max(longestBlank, blankRows);
+          }
+          return {
+            shape: width / height,
+            across: (right - left) / width,
+            down: (bottom - top) / height,
+            blank: longestBlank / height,
+          };
         });
-        expect(ink).toBeGreaterThan(100);
+        expect(ink.shape).toBeGreaterThan(2);
+        expect(ink.across).toBeGreaterThan(0.85);
+        expect(ink.down).toBeGreaterThan(0.85);
+        expect(ink.blank).toBeLessThan(0.1);
 
         // Under the passage: after the lead sentence that cites page 2, before the sources list.
         const lead = answer.getByText('Wire the CF-300 fan motor M1 through contactor K1 as shown in Figure 2.');

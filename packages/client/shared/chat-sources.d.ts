@@ -10,6 +10,8 @@ export interface ChatSource {
   quote?: string;
   /** The page holds a figure, a diagram or a ruled table: the answer shows a small image of it. */
   hasFigure?: boolean;
+  /** Where on the page the figure is, in PDF units (points, y upwards): left, bottom, right, top. Absent: the whole page. */
+  figureBox?: [number, number, number, number];
 }
 
 export declare const ZChatSource: z.ZodType<ChatSource>;

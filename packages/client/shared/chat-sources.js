@@ -13,6 +13,11 @@ export const ZChatSource = z.object({
   quote: z.string().optional(),
   /** The page holds a figure, a diagram or a ruled table: the answer shows a small image of it. */
   hasFigure: z.boolean().optional(),
+  /**
+   * Where on the page the figure is, in PDF units (points, y upwards): left, bottom, right, top.
+   * Absent (answers saved before it, manuals ingested before it) or malformed: the whole page is shown.
+   */
+  figureBox: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional().catch(undefined),
 });
 
 /** The sources in a `data-sources` part (or a saved answer): each item that fits; the rest are left out. */

@@ -24,6 +24,18 @@ describe('chat sources', () => {
     ]);
   });
 
+  it("keeps a figure's box on its page; a malformed box costs the source only its box (the whole page is shown)", () => {
+    const figure = { ...source, hasFigure: true };
+    expect(
+      chatSourcesOf([
+        { ...figure, figureBox: [70, 337, 543, 490] },
+        { ...figure, figureBox: [70, 337, 543] },
+        { ...figure, figureBox: '70 337 543 490' },
+        figure,
+      ]),
+    ).toEqual([{ ...figure, figureBox: [70, 337, 543, 490] }, figure, figure, figure]);
+  });
+
   it('reads anything that is not a list as no sources', () => {
     expect(chatSourcesOf(undefined)).toEqual([]);
     expect(chatSourcesOf({ 0: source })).toEqual([]);

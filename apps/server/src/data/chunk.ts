@@ -1,8 +1,8 @@
 export interface PageText {
   page: number;
   text: string;
-  /** The page holds a figure, a diagram or a ruled table (PDF pages only). */
-  figure?: boolean;
+  /** The region of the page (PDF units: left, bottom, right, top) that holds a figure, a diagram or a ruled table (PDF pages only). */
+  figure?: [number, number, number, number];
 }
 
 export interface TextChunk {

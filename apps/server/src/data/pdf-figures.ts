@@ -25,13 +25,16 @@ const IMAGE_SHARE = 0.04;
 const MIN_PATHS = 12;
 const PATHS_SHARE = 0.06;
 
+/** A region of a page in PDF units (points, y upwards): left, bottom, right, top. */
+export type Box = [number, number, number, number];
+
 /**
- * Whether a page holds a figure, a diagram or a ruled table, read from its drawing operators:
- * an image of some size, or many drawn paths spread over a good part of the page. Sizes are
- * taken through the page's transforms (save, restore, cm, form XObjects); `pageArea` is in the
- * same units (PDF points).
+ * The region of a page that holds a figure, a diagram or a ruled table, read from its drawing
+ * operators, or null for none: the images of some size, or many drawn paths spread over a good
+ * part of the page. Sizes are taken through the page's transforms (save, restore, cm, form
+ * XObjects); `pageArea` is in the same units (PDF points).
  */
-export function holdsFigure({ fnArray, argsArray }: OperatorList, OPS: Ops, pageArea: number): boolean {
+export function figureBox({ fnArray, argsArray }: OperatorList, OPS: Ops, pageArea: number): Box | null {
   const imageOps = new Set(
     [
       OPS.paintImageXObject,
@@ -44,12 +47,14 @@ export function holdsFigure({ fnArray, argsArray }: OperatorList, OPS: Ops, page
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   const saved: Matrix[] = [];
   let paths = 0;
-  const box = [Infinity, Infinity, -Infinity, -Infinity];
-  const extend = (x: number, y: number) => {
-    box[0] = Math.min(box[0]!, x);
-    box[1] = Math.min(box[1]!, y);
-    box[2] = Math.max(box[2]!, x);
-    box[3] = Math.max(box[3]!, y);
+  const pathBox: Box = [Infinity, Infinity, -Infinity, -Infinity];
+  const imageBox: Box = [Infinity, Infinity, -Infinity, -Infinity];
+  const extend = (box: Box, x: number, y: number) => {
+    const [px, py] = [ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]];
+    box[0] = Math.min(box[0], px);
+    box[1] = Math.min(box[1], py);
+    box[2] = Math.max(box[2], px);
+    box[3] = Math.max(box[3], py);
   };
   for (const [i, op] of fnArray.entries()) {
     const args = argsArray[i] as unknown[] | null;
@@ -58,17 +63,20 @@ export function holdsFigure({ fnArray, argsArray }: OperatorList, OPS: Ops, page
     const m = op === OPS.transform ? args : op === OPS.paintFormXObjectBegin ? args?.[0] : undefined;
     if (isMatrix(m)) ctm = multiply(ctm, [m[0], m[1], m[2], m[3], m[4], m[5]]);
     // An image fills the unit square of the current transform.
-    if (imageOps.has(op) && Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) >= pageArea * IMAGE_SHARE) return true;
+    if (imageOps.has(op) && Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) >= pageArea * IMAGE_SHARE)
+      for (const [x, y] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) extend(imageBox, x, y);
     if (op === OPS.constructPath) {
       const minMax = args?.[2] as ArrayLike<number> | null | undefined;
       if (!minMax || minMax.length !== 4 || !Number.isFinite(minMax[0])) continue;
       paths++;
-      for (const [x, y] of [
-        [minMax[0]!, minMax[1]!],
-        [minMax[2]!, minMax[3]!],
-      ] as const)
-        extend(ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]);
+      extend(pathBox, minMax[0]!, minMax[1]!);
+      extend(pathBox, minMax[2]!, minMax[3]!);
     }
   }
-  return paths >= MIN_PATHS && (box[2]! - box[0]!) * (box[3]! - box[1]!) >= pageArea * PATHS_SHARE;
+  const drawing = paths >= MIN_PATHS && (pathBox[2] - pathBox[0]) * (pathBox[3] - pathBox[1]) >= pageArea * PATHS_SHARE;
+  const hasImage = imageBox[0] !== Infinity;
+  if (!drawing && !hasImage) return null;
+  if (!drawing) return imageBox;
+  if (!hasImage) return pathBox;
+  return [Math.min(pathBox[0], imageBox[0]), Math.min(pathBox[1], imageBox[1]), Math.max(pathBox[2], imageBox[2]), Math.max(pathBox[3], imageBox[3])];
 }

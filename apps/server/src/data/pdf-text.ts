@@ -1,7 +1,7 @@
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { ApiError } from '../errors.js';
 import type { PageText } from './chunk.js';
-import { holdsFigure } from './pdf-figures.js';
+import { type Box, figureBox } from './pdf-figures.js';
 import { layoutText } from './pdf-layout.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -26,8 +26,8 @@ async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
   }
 }
 
-/** A page's text, and whether it holds a figure, a diagram or a ruled table (what a thumbnail of the page would show). */
-async function readPage(pdf: PdfDocument, pageNumber: number): Promise<{ text: string; figure: boolean }> {
+/** A page's text, and the region of its figure, diagram or ruled table if it holds one (what a thumbnail of the page would show). */
+async function readPage(pdf: PdfDocument, pageNumber: number): Promise<{ text: string; figure: Box | null }> {
   const page = await pdf.getPage(pageNumber);
   try {
     const content = await page.getTextContent();
@@ -40,8 +40,10 @@ async function readPage(pdf: PdfDocument, pageNumber: number): Promise<{ text: s
     const [left = 0, bottom = 0, right = 0, top = 0] = page.view;
     const { OPS } = await getResolvedPDFJS();
     // A damaged drawing costs the page its figure mark, not its text.
-    const figure = await page.getOperatorList().then((operators) => holdsFigure(operators, OPS, (right - left) * (top - bottom)), () => false);
-    return { text, figure };
+    const box = await page.getOperatorList().then((operators) => figureBox(operators, OPS, (right - left) * (top - bottom)), () => null);
+    // Inside the page: a drawing may run past its edge.
+    const figure: Box | null = box && [Math.max(left, box[0]), Math.max(bottom, box[1]), Math.min(right, box[2]), Math.min(top, box[3])];
+    return { text, figure: figure && figure[0] < figure[2] && figure[1] < figure[3] ? figure : null };
   } finally {
     page.cleanup();
   }
@@ -79,7 +81,7 @@ export async function readPdfPages(bytes: Uint8Array, emit: (page: PageText) => 
     for (let n = 1; n <= pdf.numPages; n++) {
       // One damaged page should not cost the manual its other pages.
       let broken = false;
-      const { text, figure } = await readPage(pdf, n).catch(() => ((broken = true), failed++, { text: '', figure: false }));
+      const { text, figure } = await readPage(pdf, n).catch(() => ((broken = true), failed++, { text: '', figure: null }));
       const scanned = !broken && text.replace(/[^\p{L}\p{N}]/gu, '').length < scanBelowCharacters;
       // A scanned page is one big image: its figure, if any, cannot be told from its text.
       if (text) {

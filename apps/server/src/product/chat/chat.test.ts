@@ -55,10 +55,28 @@ describe('a cited page that holds a figure', () => {
         await chat.ask(user, { question: 'GB-90 fault F28, the boiler will not ignite' }),
       );
       expect(sources[0]).toMatchObject({ manualId: 'manual_boiler', page: 2, hasFigure: true });
+      // Ingested before figure_boxes: no region, so the app draws the whole page.
+      expect(sources[0]).not.toHaveProperty('figureBox');
       expect(sources.slice(1).some((s) => s.hasFigure)).toBe(false);
       expect(sources.length).toBeGreaterThan(1);
     } finally {
       await chat.pool.query("UPDATE manuals SET figure_pages = '{}' WHERE id = 'manual_boiler'");
+    }
+  });
+
+  it("carries the figure's region on the page, so the app draws only the figure", async () => {
+    await chat.pool.query(
+      `UPDATE manuals SET figure_pages = '{2}', figure_boxes = '{"2": [70, 337.5, 543, 490]}' WHERE id = 'manual_boiler'`,
+    );
+    try {
+      const user = await chat.signUp('technician');
+      const { sources } = await readSse(
+        await chat.ask(user, { question: 'GB-90 fault F28, the boiler will not ignite' }),
+      );
+      expect(sources[0]).toMatchObject({ page: 2, hasFigure: true, figureBox: [70, 337.5, 543, 490] });
+      expect(sources.slice(1).some((s) => s.figureBox)).toBe(false);
+    } finally {
+      await chat.pool.query("UPDATE manuals SET figure_pages = '{}', figure_boxes = '{}' WHERE id = 'manual_boiler'");
     }
   });
 });

@@ -99,8 +99,18 @@ export async function ingestManual(
       );
       await deleteFileText(client, manual.file_url);
       await client.query(
-        "UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2, ocr_pages = $3, figure_pages = $4 WHERE id = $1",
-        [manual.id, pages.length, ocrPages, pages.filter((p) => p.figure).map((p) => p.page)],
+        "UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2, ocr_pages = $3, figure_pages = $4, figure_boxes = $5 WHERE id = $1",
+        [
+          manual.id,
+          pages.length,
+          ocrPages,
+          pages.filter((p) => p.figure).map((p) => p.page),
+          JSON.stringify(
+            Object.fromEntries(
+              pages.flatMap((p) => (p.figure ? [[p.page, p.figure.map((n) => Math.round(n * 10) / 10)]] : [])),
+            ),
+          ),
+        ],
       );
       return chunks.length;
     });

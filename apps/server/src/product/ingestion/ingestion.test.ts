@@ -130,7 +130,7 @@ describe('manual ingestion', () => {
     expect(await pagesMatching(manual.id, 'E42')).toEqual([1]);
   });
 
-  it('records the pages of a PDF that hold a figure, and none for a Word manual', async () => {
+  it('records the pages of a PDF that hold a figure, with where on the page it is, and none for a Word manual', async () => {
     const lines = (n: number) => [`Page ${n}: condenser fan.`, 'Check the fan wiring against the diagram.'];
     const pdf = await makeFigurePdf([lines(1), lines(2), lines(3)], { figurePage: 3, logoPage: 1 });
     const manual = await addManual(app, people.technician, { fileName: 'fan-wiring.pdf', bytes: pdf });
@@ -138,11 +138,17 @@ describe('manual ingestion', () => {
     const word = await addManual(app, people.technician, { fileName: 'fan-notes.docx', bytes: docx });
     for (const { id } of [manual, word])
       expect(await waitForIngestion(lib.pool, id)).toMatchObject({ processing_status: 'ready' });
-    const { rows } = await lib.pool.query<{ id: string; figure_pages: number[] }>(
-      'SELECT id, figure_pages FROM manuals WHERE id = ANY($1)',
-      [[manual.id, word.id]],
-    );
+    const { rows } = await lib.pool.query<{
+      id: string;
+      figure_pages: number[];
+      figure_boxes: Record<string, number[]>;
+    }>('SELECT id, figure_pages, figure_boxes FROM manuals WHERE id = ANY($1)', [[manual.id, word.id]]);
     expect(Object.fromEntries(rows.map((r) => [r.id, r.figure_pages]))).toEqual({ [manual.id]: [3], [word.id]: [] });
+    // The diagram's region (pdf-figures.test.ts checks it closely), by page; none for Word.
+    const boxes = Object.fromEntries(rows.map((r) => [r.id, r.figure_boxes]));
+    expect(Object.keys(boxes[manual.id]!)).toEqual(['3']);
+    expect(boxes[manual.id]!['3']).toHaveLength(4);
+    expect(boxes[word.id]).toEqual({});
   });
 
   it('ingests a Latin-1 text manual with its accents intact', async () => {

@@ -7,11 +7,36 @@ import { sourceLabel } from './open-source';
 import { SourceLink } from './source-link';
 
 // The image's box, in CSS pixels: fixed, so the answer does not move when the page is drawn.
-// A Letter or A4 page's shape at 240 px wide (the page's printed part, margins cut, is fitted inside).
+// For a whole page (no figure region known), a Letter or A4 page's shape at 240 px wide (the
+// page's printed part, margins cut, is fitted inside).
 const WIDTH = 240;
 const HEIGHT = 310;
 // Paler than this is paper, not ink.
 const PAPER = 245;
+// A figure's region (known from ingestion) gets a box of its own shape, at most this size and
+// no wider than the answer, its size known before it is drawn: a wide wiring diagram fills a wide
+// box instead of being a thin strip in a page-shaped one.
+const FIGURE_WIDTH = 480;
+const FIGURE_HEIGHT = 360;
+// Room around a figure's region, in PDF points, so its edge lines are not cut.
+const MARGIN = 8;
+// At most this many CSS pixels per PDF point: a small figure is not blown up past its own detail.
+const MAX_ZOOM = 2;
+
+type Box = [number, number, number, number];
+
+const boxOf = (region: string | undefined) => (region ? (region.split(',').map(Number) as Box) : undefined);
+
+/** The figure's region with its margin, in PDF points: width and height. */
+const regionSize = (box: Box) => [box[2] - box[0] + 2 * MARGIN, box[3] - box[1] + 2 * MARGIN] as const;
+
+/** The size of the image's box, in CSS pixels (it shrinks to the answer's width, keeping its shape). */
+function frameOf(box: Box | undefined): { width: number; height: number } {
+  if (!box) return { width: WIDTH, height: HEIGHT };
+  const [w, h] = regionSize(box);
+  const zoom = Math.min(FIGURE_WIDTH / w, FIGURE_HEIGHT / h, MAX_ZOOM);
+  return { width: Math.round(w * zoom), height: Math.round(h * zoom) };
+}
 
 /** The part of the drawn page that holds ink, with a little room around it: the margins go, so the figure is larger. */
 function printedPart(canvas: HTMLCanvasElement): HTMLCanvasElement {
@@ -41,9 +66,12 @@ function printedPart(canvas: HTMLCanvasElement): HTMLCanvasElement {
 /** Pages already drawn, by file and page: an answer scrolled past again is not drawn again. */
 const drawn = new Map<string, Promise<string>>();
 
-/** Draws one page of the PDF at `fileUrl` at thumbnail size; answers a PNG data URL. */
-function drawPage(fileUrl: string, page: number): Promise<string> {
-  const key = `${fileUrl}#${page}`;
+/**
+ * Draws one page of the PDF at `fileUrl` at thumbnail size, only the figure's region (PDF units)
+ * when it is known, else the page's printed part; answers a PNG data URL.
+ */
+function drawPage(fileUrl: string, page: number, figureBox: Box | undefined): Promise<string> {
+  const key = `${fileUrl}#${page}#${figureBox?.join(',') ?? 'page'}`;
   let image = drawn.get(key);
   if (!image) {
     image = (async () => {
@@ -52,14 +80,29 @@ function drawPage(fileUrl: string, page: number): Promise<string> {
       try {
         const pdfPage = await (await task.promise).getPage(page);
         const natural = pdfPage.getViewport({ scale: 1 });
-        const scale =
-          Math.min(WIDTH / natural.width, HEIGHT / natural.height) * Math.min(2, window.devicePixelRatio || 1);
-        const viewport = pdfPage.getViewport({ scale });
+        // The region to draw, in the page's viewport units at scale 1 (y downwards, rotation applied).
+        let [left, top, width, height] = [0, 0, natural.width, natural.height];
+        if (figureBox) {
+          const [x0, y0, x1, y1] = natural.convertToViewportRectangle([
+            figureBox[0] - MARGIN,
+            figureBox[1] - MARGIN,
+            figureBox[2] + MARGIN,
+            figureBox[3] + MARGIN,
+          ]);
+          left = Math.max(0, Math.min(x0, x1));
+          top = Math.max(0, Math.min(y0, y1));
+          width = Math.min(natural.width, Math.max(x0, x1)) - left;
+          height = Math.min(natural.height, Math.max(y0, y1)) - top;
+        }
+        const frame = frameOf(figureBox);
+        const fit = Math.min(frame.width / width, frame.height / height);
+        const scale = fit * Math.min(2, window.devicePixelRatio || 1);
+        const viewport = pdfPage.getViewport({ scale, offsetX: -left * scale, offsetY: -top * scale });
         const canvas = document.createElement('canvas');
-        canvas.width = Math.floor(viewport.width);
-        canvas.height = Math.floor(viewport.height);
+        canvas.width = Math.max(1, Math.floor(width * scale));
+        canvas.height = Math.max(1, Math.floor(height * scale));
         await pdfPage.render({ canvas, viewport }).promise;
-        return printedPart(canvas).toDataURL('image/png');
+        return (figureBox ? canvas : printedPart(canvas)).toDataURL('image/png');
       } finally {
         void task.destroy();
       }
@@ -82,6 +125,9 @@ export function PageThumbnail({ source }: { source: ChatSource }) {
   const box = useRef<HTMLSpanElement>(null);
   const [state, setState] = useState<State>({ status: 'waiting' });
   const page = source.page;
+  // By value: the source object may be a new one on each render.
+  const region = source.figureBox?.join(',');
+  const frame = frameOf(boxOf(region));
 
   useEffect(() => {
     const element = box.current;
@@ -91,7 +137,7 @@ export function PageThumbnail({ source }: { source: ChatSource }) {
       (entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;
         observer.disconnect();
-        drawPage(source.fileUrl, page).then(
+        drawPage(source.fileUrl, page, boxOf(region)).then(
           (src) => !cancelled && setState({ status: 'drawn', src }),
           () => !cancelled && setState({ status: 'failed' }),
         );
@@ -103,7 +149,7 @@ export function PageThumbnail({ source }: { source: ChatSource }) {
       cancelled = true;
       observer.disconnect();
     };
-  }, [source.fileUrl, page]);
+  }, [source.fileUrl, page, region]);
 
   if (!page) return null;
   const label = sourceLabel(source);
@@ -112,19 +158,19 @@ export function PageThumbnail({ source }: { source: ChatSource }) {
       <SourceLink
         source={source}
         aria-label={state.status === 'drawn' ? undefined : `Open ${label}`}
-        className="group inline-flex flex-col items-start gap-1 rounded-md"
+        className="group flex w-fit max-w-full flex-col items-start gap-1 rounded-md"
       >
         <span
           data-page-thumbnail={state.status}
-          style={{ width: WIDTH, height: HEIGHT }}
+          style={{ width: frame.width, maxWidth: '100%', aspectRatio: `${frame.width} / ${frame.height}` }}
           className="flex items-center justify-center overflow-hidden rounded-md border bg-white shadow-xs group-hover:border-primary"
         >
           {state.status === 'drawn' ? (
             <img
               src={state.src}
               alt={`Picture of ${label} (a figure or table). Opens the page.`}
-              width={WIDTH}
-              height={HEIGHT}
+              width={frame.width}
+              height={frame.height}
               className="size-full object-contain"
             />
           ) : (

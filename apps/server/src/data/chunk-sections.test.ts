@@ -3,10 +3,10 @@ import { chunkSections, isHeading } from './chunk-sections.js';
 
 describe('isHeading', () => {
   it('knows numbered, capitalised and Title Case headings from sentences and steps', () => {
-    for (const line of ['3.2 Replacing the Condenser Fan', 'Chapter 4 Troubleshooting', 'TROUBLESHOOTING', 'Replacing the Door Gasket', 'Error Codes']) {
+    for (const line of ['3.2 Replacing the Condenser Fan', '8.2 BJT Models (NPN/PNP)', 'Chapter 4 Troubleshooting', 'TROUBLESHOOTING', 'Replacing the Door Gasket', 'Error Codes']) {
       expect(isHeading(line), line).toBe(true);
     }
-    for (const line of ['1. Remove the four screws.', 'Check the fuse before you open the cabinet.', 'the pump', 'Power supply 230 V, 50 Hz:', '42', 'fan']) {
+    for (const line of ['1. Remove the four screws.', 'Close the valve (V2)', 'Check the fuse before you open the cabinet.', 'the pump', 'Power supply 230 V, 50 Hz:', '42', 'fan']) {
       expect(isHeading(line), line).toBe(false);
     }
   });
@@ -38,5 +38,22 @@ describe('chunkSections', () => {
     expect(long.length).toBeGreaterThan(5);
     for (const chunk of long) expect(chunk.text.length).toBeLessThanOrEqual(500);
     for (const chunk of chunks) expect(text).toContain(chunk.text);
+  });
+
+  it("carries a numbered subsection's parent heading, from an earlier page too", () => {
+    const pages = [
+      { page: 1, text: `8.2 BJT Models (NPN/PNP)
+${'The bipolar junction transistor model in ngspice is an adaptation of the integral charge model. '.repeat(3)}` },
+      { page: 2, text: `8.2.1 Gummel-Poon Models
+${'VAF is the forward Early voltage of the transistor, in volts. '.repeat(4)}
+8.3 JFET Models
+The JFET model.` },
+    ];
+    const chunks = chunkSections(pages, { size: 400, overlap: 50 });
+    expect(chunks.map((c) => [c.page, c.heading])).toEqual([
+      [1, '8.2 BJT Models (NPN/PNP)'],
+      [2, '8.2 BJT Models (NPN/PNP) › 8.2.1 Gummel-Poon Models'],
+      [2, '8.3 JFET Models'],
+    ]);
   });
 });

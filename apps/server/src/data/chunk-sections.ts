@@ -14,9 +14,11 @@ const smallWords = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', '
  */
 export function isHeading(line: string): boolean {
   const text = line.trim();
-  if (text.length < 3 || text.length > 90 || /[.,;:!?)]$/.test(text) || !/\p{L}{2}/u.test(text)) return false;
+  // A numbered one may end in brackets ("8.2 BJT Models (NPN/PNP)").
+  const numbered = /^\d+(\.\d+)+\.?\s+\p{Lu}/u.test(text);
+  if (text.length < 3 || text.length > 90 || /[.,;:!?]$/.test(text) || (!numbered && text.endsWith(')')) || !/\p{L}{2}/u.test(text)) return false;
   if (/^(chapter|section|part|appendix)\s+[\dA-Z]+\b/i.test(text)) return true;
-  if (/^\d+(\.\d+)+\.?\s+\p{Lu}/u.test(text)) return true;
+  if (numbered) return true;
   const words = text.split(/\s+/);
   if (words.length > 10) return false;
   const letters = text.replace(/[^\p{L}]/gu, '');
@@ -35,11 +37,27 @@ interface Section {
   text: string;
 }
 
+/**
+ * A numbered heading with its parent's before it ("8.2 BJT Models (NPN/PNP) › 8.2.1 Gummel-Poon
+ * Models"), the parent met on an earlier page too: a subsection's own title often lacks the words
+ * a question names it by.
+ */
+function sectionPaths(): (heading: string) => string {
+  const titles = new Map<string, string>();
+  return (heading) => {
+    const number = /^(\d+(?:\.\d+)+)\.?\s/.exec(heading)?.[1];
+    if (!number) return heading;
+    titles.set(number, heading);
+    const parent = titles.get(number.slice(0, number.lastIndexOf('.')));
+    return parent ? `${parent} › ${heading}` : heading;
+  };
+}
+
 /** A page's text cut before each heading line; text before the first heading keeps `carried`. */
-function pageSections(text: string, carried: string): Section[] {
+function pageSections(text: string, carried: string, path: (heading: string) => string): Section[] {
   const sections: Section[] = [{ heading: carried, text: '' }];
   for (const line of text.split('\n')) {
-    if (isHeading(line)) sections.push({ heading: line.trim(), text: line });
+    if (isHeading(line)) sections.push({ heading: path(line.trim()), text: line });
     else sections[sections.length - 1]!.text += `${sections[sections.length - 1]!.text ? '\n' : ''}${line}`;
   }
   return sections.filter((s) => s.text.trim());
@@ -55,13 +73,14 @@ function pageSections(text: string, carried: string): Section[] {
 export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } = {}): SectionChunk[] {
   const chunks: SectionChunk[] = [];
   let carried = '';
+  const path = sectionPaths();
   const push = (page: number, heading: string, text: string) => {
     const trimmed = text.trim();
     if (trimmed) chunks.push({ page, index: chunks.length, heading, text: trimmed });
   };
   for (const { page, text } of pages) {
     let open: Section | undefined;
-    for (const section of pageSections(text, carried)) {
+    for (const section of pageSections(text, carried, path)) {
       carried = section.heading;
       // A fragment (the end of a section from the page before, a heading with a line) joins the next section.
       if (open && open.text.length < MIN_CHUNK && open.text.length + section.text.length + 1 <= size) {

@@ -216,6 +216,30 @@ describe('search text', () => {
   });
 });
 
+describe('titles', () => {
+  it("counts a question word that only the manual's title holds", async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      `INSERT INTO manuals (id, title, file_url, file_name) VALUES
+       ('ice', 'Ice machine service manual', '/f/ice.pdf', 'ice.pdf'), ('zch', 'Chiller service manual', '/f/ch.pdf', 'ch.pdf')`,
+    );
+    // The ice machine's page is shorter (a higher proximity score) and sorts first by id: only the
+    // title's "chiller" can put the chiller's page first.
+    const pages = [
+      ['ice_0', 'ice', 'Error code E42: clean the condenser.'],
+      ['ice_1', 'ice', 'A chiller nearby is not covered by this manual.'],
+      ['zch_0', 'zch', 'Error code E42: the condenser is blocked. Clean the condenser coil.'],
+    ];
+    for (const [i, [id, manual, text]] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, 1)',
+        [id, manual, text, i],
+      );
+    const { passages } = await retrievePassages({ pool: lib }, { question: 'chiller error E42', role: 'viewer' });
+    expect(passages[0]?.chunkId).toBe('zch_0');
+  });
+});
+
 describe('reranking', () => {
   // A compressor manual whose contents page names every subject, and a planner-only page that
   // holds the question as well.

@@ -180,6 +180,9 @@ export async function findCandidates(
   // then the title bonus (per manual) and the text and embedding only for the best. A term
   // restricted to weight A matches the heading. The terms are matched by one inline expression per
   // candidate, each tsquery a parameter of its own (a subquery per candidate cost several times more).
+  // A manual's title is made a vector once (OFFSET 0 keeps the planner from inlining it back into
+  // the per-term filter, where it was rebuilt for every term of every candidate: most of the time
+  // of a long question in a library of 1,000,000 chunks).
   const termParams: string[] = [];
   const param = (query: string) => `$${9 + termParams.push(query)}::tsquery`;
   const weighted = (queries: string[]) =>
@@ -196,9 +199,9 @@ export async function findCandidates(
          (${phrases.map((p) => `(search @@ ${param(p)})::int`).join(' + ') || '0'})::float8 / ${Math.max(phrases.length, 1)} AS phrases
        FROM candidate),
      titled AS (
-       SELECT m.id, (SELECT coalesce(sum(w), 0) FROM unnest($6::tsquery[], $7::float8[]) t(q, w)
-         WHERE (to_tsvector('english', m.title) || to_tsvector('simple', m.title)) @@ q) AS in_title
-       FROM manuals m WHERE m.id IN (SELECT DISTINCT manual_id FROM candidate)),
+       SELECT id, (SELECT coalesce(sum(w), 0) FROM unnest($6::tsquery[], $7::float8[]) t(q, w) WHERE words @@ q) AS in_title
+       FROM (SELECT m.id, to_tsvector('english', m.title) || to_tsvector('simple', m.title) AS words
+         FROM manuals m WHERE m.id IN (SELECT DISTINCT manual_id FROM candidate) OFFSET 0) m),
      best AS (
        SELECT s.*, t.in_title FROM scored s JOIN titled t ON t.id = s.manual_id
        ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / $9 + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8)

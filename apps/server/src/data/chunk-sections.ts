@@ -7,6 +7,9 @@ export interface SectionChunk extends TextChunk {
 
 const smallWords = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'into', 'of', 'on', 'or', 'the', 'to', 'with', 'vs', 'via']);
 
+/** A numbered section heading: "3.2 Replacing the fan", "8.2 BJT Models (NPN/PNP)". */
+export const NUMBERED_HEADING = /^\d+(?:\.\d+)+\.?\s+\p{Lu}/u;
+
 /**
  * Whether a line reads as a section heading: numbered ("3.2 Replacing the fan", "Chapter 4"),
  * in capitals, or a short Title Case line without closing punctuation. Numbered steps
@@ -15,7 +18,7 @@ const smallWords = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', '
 export function isHeading(line: string): boolean {
   const text = line.trim();
   // A numbered one may end in brackets ("8.2 BJT Models (NPN/PNP)").
-  const numbered = /^\d+(\.\d+)+\.?\s+\p{Lu}/u.test(text);
+  const numbered = NUMBERED_HEADING.test(text);
   if (text.length < 3 || text.length > 90 || /[.,;:!?]$/.test(text) || (!numbered && text.endsWith(')')) || !/\p{L}{2}/u.test(text)) return false;
   if (/^(chapter|section|part|appendix)\s+[\dA-Z]+\b/i.test(text)) return true;
   if (numbered) return true;

@@ -1,4 +1,5 @@
 import type { ChatSource } from '@fieldassist/client/chat-sources';
+import { NUMBERED_HEADING } from '../../data/chunk-sections.js';
 import { isListing } from '../retrieval/rank.js';
 import type { Passage } from '../retrieval/retrieve.js';
 import { type Block, hasWord, parseBlocks, questionTerms, type Terms, termScore } from './passage-text.js';
@@ -199,7 +200,7 @@ const isRow = (block: Block | undefined): boolean =>
   block.sentences.join(' ').length <= ROW_CHARS &&
   !/^(?:problem|solution|note)\b/i.test(block.sentences[0] ?? '') &&
   // A numbered section heading ("3.15.1 MCS51 Memory Models") is no row, however short.
-  !/^\d+(?:\.\d+)+\.?\s+\p{Lu}/u.test(block.sentences[0] ?? '') &&
+  !NUMBERED_HEADING.test(block.sentences[0] ?? '') &&
   !block.sentences.join(' ').endsWith(':');
 
 // Three short lines in a row at least: a heading and the short sentence under it are no table.

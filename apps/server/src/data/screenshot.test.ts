@@ -1,3 +1,4 @@
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPng } from './fixtures/make-documents.js';
 import { createScreenshotter } from './screenshot.js';
@@ -13,6 +14,9 @@ const seen: string[] = [];
 let slowAskedAt = 0;
 let slowAnsweredAt = 0;
 let tallAskedAt = 0;
+// A browser test's budget is its page, not Chromium's first start: on a machine just booted,
+// reading the browser from a cold disk under the other test files' load took CI past 30 s.
+const SHOT_TEST_MS = 90_000;
 
 const trickyPage = () => `<!doctype html><html><head><link rel="preconnect" href="${forbidden.url('/')}"></head>
 <body style="margin:0;background:#2a6"><h1>Pump room</h1>
@@ -25,6 +29,8 @@ const trickyPage = () => `<!doctype html><html><head><link rel="preconnect" href
 </script></body></html>`;
 
 beforeAll(async () => {
+  const warm = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  await warm.close();
   forbidden = await startForbiddenServer();
   site = await startServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -42,8 +48,8 @@ beforeAll(async () => {
     else if (url.pathname === '/redirect') res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
     else res.writeHead(204).end();
   });
-  web = await startWebDataApp({ allowedPort: site.port });
-});
+  web = await startWebDataApp({ allowedPort: site.port, env: { SCREENSHOT_TIMEOUT_MS: String(SHOT_TEST_MS - 10_000) } });
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all([web?.close(), site?.close(), forbidden?.close()]);
@@ -69,12 +75,12 @@ describe('POST /api/data/:projectId/screenshot', () => {
     await expect.poll(() => seen).toEqual(expect.arrayContaining(['/ok.png', '/report?ok=loaded', '/report?bad=blocked', '/report?hop=blocked', '/report?fetch=blocked']));
     // No request, and not even a connection (preconnect, WebSocket), reached the forbidden port.
     expect(forbidden.stats.connections).toBe(0);
-  });
+  }, SHOT_TEST_MS);
 
   it('captures the full page when asked', async () => {
     const res = await screenshot({ url: site.url('/tall'), width: 640, height: 480, fullPage: true });
     expect(await pngSize(res.json().url)).toEqual({ width: 640, height: 3000 });
-  });
+  }, SHOT_TEST_MS);
 
   it('refuses private addresses, directly and through a redirect of the page itself', async () => {
     for (const target of [forbidden.url('/'), `http://[::1]:${forbidden.port}/`, 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data']) {
@@ -85,7 +91,7 @@ describe('POST /api/data/:projectId/screenshot', () => {
       }
     }
     expect(forbidden.stats.connections).toBe(0);
-  });
+  }, SHOT_TEST_MS);
 
   it('bounds the size and needs a signed-in caller', async () => {
     const small = await screenshot({ url: site.url('/page'), width: 100 });
@@ -122,5 +128,5 @@ describe('the screenshot queue', () => {
 
     const hasty = createScreenshotter({ chromiumPath: '/usr/bin/chromium', timeoutMs: 1000, concurrency: 1, fetchOptions: policy, saveFile });
     await expect(hasty.takeScreenshot({ url: site.url('/slow') })).rejects.toMatchObject({ code: 'FETCH_TIMEOUT' });
-  });
+  }, SHOT_TEST_MS);
 });

@@ -35,6 +35,34 @@ async function makeServicePagePdf(): Promise<Buffer> {
   return Buffer.from(await pdf.save());
 }
 
+// A LaTeX `listings` block: every character in a column 7 wide (Courier's glyphs are 6), and a
+// "." or "(" centred in a box of its own, which leaves a gap of 2.5 before the next character:
+// enough for pdf.js to put a space there. A real space is an empty column.
+async function makeListingPagePdf(): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const body = await pdf.embedFont(StandardFonts.Helvetica);
+  const mono = await pdf.embedFont(StandardFonts.Courier);
+  const page = pdf.addPage([595, 842]);
+  const listingLine = (text: string, y: number) => {
+    let x = 60;
+    for (const char of text) {
+      if (char === '|') x += 1.5;
+      else if (char !== ' ') page.drawText(char, { x, y, size: 10, font: mono });
+      if (char !== '|') x += 7;
+    }
+  };
+  page.drawText('General form:', { x: 50, y: 760, size: 10, font: body });
+  listingLine('.|ac dec 10 1|K 100|MEG', 740);
+  listingLine('.|ic v(|nodnum|)=|val', 728);
+  page.drawText('Set', { x: 50, y: 708, size: 10, font: body });
+  page.drawText('uic', { x: 70, y: 708, size: 10, font: mono });
+  page.drawText('on the', { x: 92, y: 708, size: 10, font: body });
+  page.drawText('.tran', { x: 125, y: 708, size: 10, font: mono });
+  page.drawText('line, or type:', { x: 158, y: 708, size: 10, font: body });
+  page.drawText('set uic on .tran', { x: 60, y: 688, size: 10, font: mono });
+  return Buffer.from(await pdf.save());
+}
+
 describe('PDF text layout', () => {
   it('joins a wrapped paragraph, keeps steps and table rows as lines and fences monospaced commands with their indentation', async () => {
     const { pages } = await extractor.extractDocument({ bytes: await makeServicePagePdf(), fileName: 'filter.pdf' });
@@ -58,6 +86,24 @@ describe('PDF text layout', () => {
       '',
       'Model Filter Hours',
       'CX-10 F-220 500',
+    ].join('\n'));
+  });
+
+  it("takes out the spaces pdf.js reads into a spaced-out listing's columns, and keeps the real ones", async () => {
+    const { pages } = await extractor.extractDocument({ bytes: await makeListingPagePdf(), fileName: 'listing.pdf' });
+    expect(pages[0]!.text).toBe([
+      'General form:',
+      '',
+      '```',
+      '.ac dec 10 1K 100MEG',
+      '.ic v(nodnum)=val',
+      '```',
+      '',
+      'Set uic on the .tran line, or type:',
+      '',
+      '```',
+      'set uic on .tran',
+      '```',
     ].join('\n'));
   });
 });

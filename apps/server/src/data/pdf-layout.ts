@@ -1,3 +1,4 @@
+import { listingRespacing } from './pdf-code-spacing.js';
 import { cleanText } from './text-decode.js';
 
 /** One piece of text pdf.js found on a page, where it sits (PDF units, y upwards) and in which font. */
@@ -25,30 +26,34 @@ interface Line {
 // A list item's marker: "1.", "2)", "a)", "Step 3", a bullet or a dash.
 const listMarker = /^(?:\d{1,2}[.)]|[a-z]\)|step \d+|[•●▪◦‣○■□–-])\s/i;
 
-function lineOf(runs: TextRun[]): Line | undefined {
+function lineOf(runs: TextRun[], respaced: Map<TextRun, string>): Line | undefined {
   const printed = runs.filter((r) => r.str.trim() !== '');
   const first = printed[0];
   const last = printed.at(-1);
   if (!first || !last) return undefined;
   const mono = printed.filter((r) => r.monospace);
+  const code = mono.length === printed.length;
+  // Only a listing's own lines: inline code in prose is set solid, and its spaces stretch with the line.
+  const strings = runs.map((r) => (code && respaced.get(r)) || r.str);
   const monoChars = mono.reduce((n, r) => n + r.str.length, 0);
   return {
-    text: cleanText(runs.map((r) => r.str).join('')).trim(),
+    text: cleanText(strings.join('')).trim(),
     x: first.x,
     end: last.x + last.width,
     y: first.y,
     size: Math.max(...printed.map((r) => r.size)),
-    code: mono.length === printed.length,
+    code,
     charWidth: monoChars > 0 ? mono.reduce((w, r) => w + r.width, 0) / monoChars : first.size / 2,
   };
 }
 
 /** Groups runs into printed lines: pdf.js marks most line ends; a jump in height marks the rest. */
 function linesOf(runs: TextRun[]): Line[] {
+  const respaced = listingRespacing(runs);
   const lines: Line[] = [];
   let current: TextRun[] = [];
   const flush = () => {
-    const line = lineOf(current);
+    const line = lineOf(current, respaced);
     if (line) lines.push(line);
     current = [];
   };

@@ -497,6 +497,123 @@ describe('composeAnswer', () => {
     expect(sources.map((s) => s.page)).toEqual([12, 30]);
   });
 
+  it("keeps an option's default value with it", () => {
+    const page = [
+      'ABSTOL=x resets the absolute current error tolerance of the program. The default value is 1 pA.',
+      '',
+      'GMIN=x resets the value of GMIN, the minimum conductance allowed by the program. The default value is 1.0e-12.',
+      '',
+      'ITL1=x resets the dc iteration limit. The default is 100.',
+    ].join('\n');
+    // "The default value is 1 pA." carries no word of the question.
+    const { text } = composeAnswer('what are abstol and gmin', [passage(page)]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain(
+      'ABSTOL=x resets the absolute current error tolerance of the program. The default value is 1 pA.',
+    );
+  });
+
+  it('counts a sentence too long to show for less', () => {
+    const page = [
+      'Furthermore, warnings of less importance are disabled, too, namely: constant value out of range (81); shifting more than size of object changed to zero (116); unreachable code (126); integer overflow in expression (165); unmatched #pragma save and #pragma restore (170); comparison of signed char with unsigned char requires promotion to int (185); extended stack by bytes for compiler temps in function (114); function declarator with no prototype (211).',
+      '',
+      'Use #pragma nowarn to silence an unreachable code warning.',
+    ].join('\n');
+    const { text } = composeAnswer('unreachable code warning in a function, pragma', [passage(page)]);
+    expect(text.startsWith('Use #pragma nowarn to silence an unreachable code warning.')).toBe(true);
+    expect(text).not.toContain('Furthermore');
+  });
+
+  it("prefers the sentence naming the keyword made of the question's words", () => {
+    const page = [
+      'Furthermore, warnings of less importance are disabled, too, namely: constant value out of range (81); shifting more than size of object changed to zero (116); unreachable code (126); integer overflow in expression (165); unmatched #pragma save and #pragma restore (170); comparison of signed char with unsigned char requires promotion to int (185); extended stack by bytes for compiler temps in function (114); function declarator with no prototype (211); pointer to function size mismatch (88).',
+      '',
+      'noiv - Do not generate interrupt vector table entries for all ISR functions defined after the pragma.',
+      '',
+      'nooverlay - the compiler will not overlay the parameters and local variables of a function.',
+      '',
+      'stackauto - See option --stack-auto for the functions after the pragma.',
+      '',
+      'opt_code_speed - The compiler will optimize code generation towards fast code, possibly at the expense of code size.',
+      '',
+      'opt_code_size - The compiler will optimize code generation towards compact code, possibly at the expense of code speed.',
+    ].join('\n');
+    const { text } = composeAnswer('optimise a function for size only, pragma', [passage(page)]);
+    const direct = text.slice(0, text.indexOf('*CX-10'));
+    expect(direct).toContain('opt_code_size - The compiler will optimize code generation towards compact code');
+    expect(direct).not.toContain('Furthermore');
+  });
+
+  it('prefers the sentence naming the parameter to set, and lets no sentence that comes along take its place', () => {
+    const page = [
+      '11.3 Power MOSFET model (VDMOS)',
+      '',
+      'The VDMOS model is a relatively simple power MOS model with 3 terminals drain, gate and source. Its current equations are partly based on a modified MOS1 model.',
+      '',
+      'The thermal network of the VDMOS model is shown in Fig. 11.1.',
+      '',
+      'It is invoked by the VDMOS token preceding the parameters on the .model line. P-channel or n-channel are selected by the model parameter PCHAN and NCHAN. If no flag is given, n-channel is the default.',
+    ].join('\n');
+    const { text } = composeAnswer('power mosfet model VDMOS, n or p channel flag', [passage(page)]);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('selected by the model parameter PCHAN and NCHAN');
+  });
+
+  it('reads the first sentence of a section, when it carries the question, with its numbered heading', () => {
+    const page = [
+      'Have a look at the assembly listing to get a feeling for the code generation.',
+      '',
+      '6.1 Porting code from or to other compilers',
+      '',
+      '• check whether endianness of the compilers differs and adapt where needed.',
+      '• check the device specific header files for compiler specific syntax. Eventually include the file <compiler.h> to allow using common header files.',
+      '• check whether the startup code contains the correct initialization (watchdog, peripherals).',
+      '• check whether the sizes of short, int, long match.',
+      '• check if some 16 or 32 bit hardware registers require a specific addressing order (least significant or most significant byte first) and adapt if needed.',
+      '• check the assembly code generated for interrupt routines (f.e. for calls to possibly non-reentrant library functions).',
+    ].join('\n');
+    const { text } = composeAnswer('porting code from keil, what should I check', [passage(page)]);
+    expect(text.startsWith('check whether endianness of the compilers differs')).toBe(true);
+    // Not so a sentence that says nothing of the question.
+    const levels = [
+      'The width effect on threshold voltage applies to MOS2 and MOS3. The coefficient for forward-bias depletion capacitance is 0.5. The bulk junction potential is 0.8 V.',
+      '',
+      '11.2.6 MOS Level 9',
+      '',
+      'Documentation is not available.',
+      '',
+      'BSIM3 and BSIM4 are industry standards for CMOS processes, supported by model parameter sets from foundries all over the world. All parameters of BSIM models are obtained from process characterization.',
+    ].join('\n');
+    expect(composeAnswer('which mosfet level is BSIM4', [passage(levels)]).text).not.toContain('Documentation');
+  });
+
+  it('shows a code block for a number of the question only when it carries a word of it too', () => {
+    const page = [
+      'To avoid the warning of a missing graphical user interface, you have to start the X11 window manager by issuing the commands',
+      '',
+      '```',
+      '$ export DISPLAY=:0.0',
+      '```',
+      '',
+      'inside of the window before starting the simulator.',
+      '',
+      '18.5 Error handling',
+      '',
+      'Error messages may occur with the token Error:. Sometimes the simulator will continue, deliver wrong results and exit with error code 0 (no error detected!).',
+      '',
+      'A first step is the user definable variable strict_errorhandling. This variable may be set to stop at once, after an error is detected.',
+    ].join('\n');
+    const { text } = composeAnswer('simulator ran but results look wrong, exit code 0? error handling', [
+      passage(page),
+    ]);
+    expect(text).not.toContain('export DISPLAY');
+    expect(text).toContain('exit with error code 0');
+  });
+
+  it("shows a compiler's reserved name with leading underscores as code, as typed", () => {
+    expect(escapeMarkdown('The __asm__ format; old __asm ... __endasm; and _not emphasis_')).toBe(
+      'The `__asm__` format; old `__asm` ... `__endasm`; and \\_not emphasis\\_',
+    );
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

@@ -21,14 +21,27 @@ const STEP_CHARS = 240;
 const MAX_CODE_BLOCKS = 2;
 const CODE_LINES = 16;
 
+// A compiler's reserved name ("__asm", "__endasm", "__at"): shown as code, as typed, not as "\_\_asm".
+const reservedName = /(?<![\p{L}\p{N}_])(__[\p{L}\p{N}_]*[\p{L}\p{N}]_*)/u;
+
 /**
  * Escapes what markdown would read as formatting, so a manual's text shows as printed, and
  * only that: "srec_cat" and "--stack-auto" stay as typed (GitHub markdown ignores an
- * underscore inside a word, and a dash starts a list only when a space follows).
+ * underscore inside a word, and a dash starts a list only when a space follows); a reserved
+ * name with leading underscores shows as code.
  */
 export function escapeMarkdown(text: string): string {
   return text
-    .replace(/[\\`*~[]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|<(?=[\p{L}/!?])|\](?=[([])|&(?=#?[\p{L}\p{N}]+;)/gu, '\\$&')
+    .split(reservedName)
+    .map((piece, i) =>
+      i % 2 === 1
+        ? `\`${piece}\``
+        : piece.replace(
+            /[\\`*~[]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|<(?=[\p{L}/!?])|\](?=[([])|&(?=#?[\p{L}\p{N}]+;)/gu,
+            '\\$&',
+          ),
+    )
+    .join('')
     .replace(/^(\s*)([-+]\s|#{1,6}(?:\s|$)|>|=+\s*$|-+\s*$|\d+[.)]\s)/, '$1\\$2');
 }
 
@@ -58,6 +71,15 @@ interface Scored {
   row?: boolean;
 }
 
+// A name to type: "opt_code_size", "strict_errorhandling", "GMIN=x"; not a file's ("/examples/Monte_Carlo/MC_ring.sp").
+const typedName =
+  /(?<![\p{L}\p{N}/.\\])(?:--?)?\p{L}[\p{L}\p{N}]*(?:[_=-][\p{L}\p{N}]*)*[_=][\p{L}\p{N}_=-]*(?![\p{L}\p{N}]|[/.\\]\w)/gu;
+
+/** Whether a sentence names something to type whose parts are words of the question. */
+function namedByQuestion(text: string, terms: Terms): boolean {
+  return (text.match(typedName) ?? []).some((name) => terms.words.some((word) => hasWord(name, word)));
+}
+
 /**
  * The passage's sentences scored against the question. A word of the question found in few
  * of them says more about which one answers ("calibrate") than one found in most ("avrdude").
@@ -73,8 +95,11 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
       return [word, found === 0 ? 1 : Math.log(1 + texts.length / found)];
     }),
   );
-  // A sentence that names an option to type ("... overridden with the -F option") tells what to do.
-  const namesOption = /(?:^|[\s(“"‘'])(?:--?[A-Za-z][\w-]*|\.option\s+\w+)|\b\w+=\S/;
+  // A sentence that names an option to type ("... overridden with the -F option", "the model parameter
+  // PCHAN") tells what to do, and so does one naming a name made of the question's words
+  // ("opt_code_size" for "optimise for size").
+  const namesOption =
+    /(?:^|[\s(“"‘'])(?:--?[A-Za-z][\w-]*|\.option\s+\w+)|\b\w+=\S|\b(?:parameters?|variables?|flags?|keywords?|pragma)\s+(?:[A-Z][A-Z\d]+\b|\w+_\w)/;
   // A table row is read with its column headers, the first row of its run ("System Default Serial Port"
   // above "Linux /dev/parport0 /dev/ttyS0").
   const headerOf = (index: number) => {
@@ -83,16 +108,29 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
     const header = blocks[start];
     return start < index && header?.kind === 'prose' ? `${header.sentences.join(' ')} ` : '';
   };
+  // The first sentence of a section, when it carries the question, is read with its numbered heading
+  // ("6.1 Porting code from or to other compilers" above "check whether endianness of the compilers differs").
+  const sectionOf = (t: (typeof texts)[number], order: number) => {
+    const before = texts[order - 1];
+    const opens = before && before.block === t.block - 1 && NUMBERED_HEADING.test(before.text);
+    return opens && termScore(t.text, terms) > 0 ? `${before.text} ` : '';
+  };
   return texts.map((t, order) => {
-    const score = termScore(headerOf(t.block) + t.text, terms, weights);
+    let score = termScore(headerOf(t.block) + sectionOf(t, order) + t.text, terms, weights);
+    if (namesOption.test(t.text) || namedByQuestion(t.text, terms)) score *= OPTION_BONUS;
+    // A sentence longer than the answer shows is cut, and its many words make it look better than it answers.
+    if (t.text.length > DIRECT_ANSWER_CHARS) score /= 2;
     return {
       ...t,
-      score: namesOption.test(t.text) ? score * OPTION_BONUS : score,
+      score,
       order,
       row: inTable(blocks, t.block),
     };
   });
 }
+
+// "The default value is 1.0e-12.", "Default is off.", "The default is 100."
+const statesDefault = /^(?:the\s+)?default(?:\s+value)?\s+(?:is|value)\b/i;
 
 /**
  * The sentences that carry the question's terms, best first until `max` characters, put back
@@ -116,15 +154,24 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
   const take = (sentence: Scored) => {
     chosen.push(sentence);
     length += sentence.text.length;
+    // An option's default value travels with it ("GMIN=x resets ... The default value is 1.0e-12.").
+    const next = weighed[sentence.order + 1];
+    if (next?.block === sentence.block && statesDefault.test(next.text) && !chosen.includes(next)) {
+      chosen.push(next);
+      length += next.text.length;
+    }
   };
+  // Three sentences of the question at most, each with what comes along with it, within `max`.
+  let picked = 0;
   for (const sentence of ranked) {
-    if (chosen.length === 3 || (chosen.length > 0 && length + sentence.text.length > max)) break;
+    if (picked === 3 || (chosen.length > 0 && length + sentence.text.length > max)) break;
     if (chosen.includes(sentence)) continue;
     take(sentence);
+    picked++;
     // The sentence after one of the first two in its paragraph: often the fix for the symptom it names.
     const next = weighed[sentence.order + 1];
     if (
-      chosen.length <= 2 &&
+      picked <= 2 &&
       next?.block === sentence.block &&
       next.score > 0 &&
       !chosen.includes(next) &&
@@ -299,7 +346,9 @@ function stepsOf(blocks: Block[]): string[] {
 function codeOf(blocks: Block[], terms: Terms, after: number, shown: Set<number>): string[] {
   const code = blocks.flatMap((b, index) => (b.kind === 'code' && !shown.has(index) ? [{ text: b.text, index }] : []));
   if (code.length === 0) return [];
-  const matching = code.filter((c) => termScore(c.text, terms) > 0);
+  // A bare number of the question ("exit code 0") says nothing of a listing that prints a 0 somewhere.
+  const named = { ...terms, codes: terms.codes.filter((c) => !/^\d+$/.test(c)) };
+  const matching = code.filter((c) => termScore(c.text, named) > 0);
   // Unless the sentences end in a colon ("add the following .option card:"), a command-line option
   // printed above its own description is the next entry of an option list, not what they introduce.
   const introduces = after >= 0 && /:\s*$/.test(blocks[after]?.kind === 'prose' ? blocks[after].sentences.at(-1)! : '');

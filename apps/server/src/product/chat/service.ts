@@ -3,8 +3,7 @@ import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
 import { type AiContentPart, type AiMessage, type AiProvider, type AiTextPart, zeroUsage } from '../../ai/provider.js';
 import { ApiError } from '../../errors.js';
-import type { Embedder } from '../retrieval/embedder.js';
-import { retrievePassages } from '../retrieval/retrieve.js';
+import { type RetrievalDeps, retrievePassages } from '../retrieval/retrieve.js';
 import { withKnownCitations } from './citations.js';
 import type { ChatSource } from '@fieldassist/client/chat-sources';
 import { composeAnswer } from './compose.js';
@@ -28,7 +27,7 @@ export interface ChatDeps {
   readPhotoText: (bytes: Uint8Array) => Promise<string>;
   maxTokens: number;
   /** Embeds questions for semantic reranking; absent: full-text ranking alone. */
-  embedder?: Pick<Embedder, 'embed'>;
+  embedder?: RetrievalDeps['embedder'];
 }
 
 export interface ChatTurn {

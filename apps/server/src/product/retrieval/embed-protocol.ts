@@ -1,14 +1,23 @@
 // The messages between embedder.ts (main thread) and embed-worker.ts, kept apart from the
 // worker so the main thread never loads the word vectors.
 
-/** One batch of texts to embed. */
-export interface EmbedRequest {
-  id: number;
-  texts: string[];
+/** One batch of texts to embed, or of words whose nearest words are wanted (word-vectors.ts nearestWords). */
+export type EmbedWork = { texts: string[] } | { neighboursOf: string[]; options: NeighbourOptions };
+export type EmbedRequest = EmbedWork & { id: number };
+
+export interface NeighbourOptions {
+  count: number;
+  minSimilarity: number;
 }
 
-/** The worker's answer: one unit-length vector per text, or why it could not. */
-export type EmbedResponse = { id: number; vectors: Float32Array[] } | { id: number; error: string };
+export interface Neighbour {
+  word: string;
+  similarity: number;
+}
+
+/** The worker's answer: one unit-length vector per text, or each word's neighbours, or why it could not. */
+export type EmbedResponse =
+  { id: number; vectors: Float32Array[] } | { id: number; neighbours: Neighbour[][] } | { id: number; error: string };
 
 /** Marks a worker's workerData as ours, so importing the worker module anywhere else does nothing. */
 export const embedWorkerRole = 'fieldassist-embed';

@@ -1,6 +1,6 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { type EmbedRequest, type EmbedResponse, embedWorkerRole, wordVectorsWorkerRole } from './embed-protocol.js';
-import { convertWordVectors, embedText, loadWordVectors } from './word-vectors.js';
+import { convertWordVectors, embedText, loadWordVectors, nearestWords } from './word-vectors.js';
 
 // Embeds texts with the static word vectors (word-vectors.ts), loaded when the worker starts so
 // the first batch does not wait for them. Started with wordVectorsWorkerRole, it instead makes
@@ -9,10 +9,16 @@ import { convertWordVectors, embedText, loadWordVectors } from './word-vectors.j
 function serve(port: NonNullable<typeof parentPort>) {
   // Left unhandled, a failed load ends the worker: its lane fails the batch and starts another.
   const vectors = loadWordVectors();
-  port.on('message', async ({ id, texts }: EmbedRequest) => {
+  port.on('message', async (request: EmbedRequest) => {
+    const { id } = request;
     try {
       const loaded = await vectors;
-      const out = texts.map((text) => embedText(loaded, text));
+      if ('neighboursOf' in request) {
+        const neighbours = request.neighboursOf.map((word) => nearestWords(loaded, word, request.options));
+        port.postMessage({ id, neighbours } satisfies EmbedResponse);
+        return;
+      }
+      const out = request.texts.map((text) => embedText(loaded, text));
       port.postMessage(
         { id, vectors: out } satisfies EmbedResponse,
         out.map((v) => v.buffer as ArrayBuffer),

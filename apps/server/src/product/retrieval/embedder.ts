@@ -1,5 +1,13 @@
 import { Worker } from 'node:worker_threads';
-import { type EmbedRequest, type EmbedResponse, embedWorkerRole, wordVectorsWorkerRole } from './embed-protocol.js';
+import {
+  type EmbedRequest,
+  type EmbedResponse,
+  type EmbedWork,
+  embedWorkerRole,
+  type Neighbour,
+  type NeighbourOptions,
+  wordVectorsWorkerRole,
+} from './embed-protocol.js';
 import { wordVectorsPath, wordVectorsReady } from './word-vectors.js';
 
 export interface EmbedLimits {
@@ -21,6 +29,8 @@ export type EmbedLane = 'question' | 'index';
 export interface Embedder {
   /** Unit-length vectors, one per text, computed in the lane's worker thread. Rejects on a time limit or a dead worker. */
   embed(texts: string[], lane: EmbedLane): Promise<Float32Array[]>;
+  /** Each word's nearest words in meaning, the closest first, computed in the question lane's worker thread. */
+  neighbours(words: string[], options: NeighbourOptions): Promise<Neighbour[][]>;
   close(): Promise<void>;
 }
 
@@ -32,10 +42,10 @@ const indexIdleMs = 30_000;
 // A question asked while this many wait is answered without embeddings rather than late.
 const maxQuestionsWaiting = 8;
 
-interface Job extends EmbedRequest {
-  resolve: (vectors: Float32Array[]) => void;
+type Job = EmbedRequest & {
+  resolve: (answer: Float32Array[] | Neighbour[][]) => void;
   reject: (error: Error) => void;
-}
+};
 
 // Longest the one-time conversion of the word vectors may take (about 8 s on a loaded machine).
 const conversionTimeoutMs = 600_000;
@@ -113,7 +123,7 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
       current = undefined;
       clearTimeout(job.timer);
       if ('error' in message) job.reject(new Error(`Embedding failed: ${message.error}`));
-      else job.resolve(message.vectors);
+      else job.resolve('vectors' in message ? message.vectors : message.neighbours);
       next();
     });
     w.on('error', (error: Error) => {
@@ -141,7 +151,8 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
       limits.timeoutMs,
     );
     current = { ...job, timer };
-    worker.postMessage({ id: job.id, texts: job.texts } satisfies EmbedRequest);
+    const { resolve: _resolve, reject: _reject, ...request } = job;
+    worker.postMessage(request satisfies EmbedRequest);
   }
 
   return {
@@ -154,11 +165,12 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
     get waiting() {
       return waiting.length + (current ? 1 : 0);
     },
-    run(texts: string[]): Promise<Float32Array[]> {
+    run<Answer extends Float32Array[] | Neighbour[][]>(work: EmbedWork): Promise<Answer> {
       if (closed) return Promise.reject(new Error('The embedder is closed'));
-      if (texts.length === 0) return Promise.resolve([]);
+      if (('texts' in work ? work.texts : work.neighboursOf).length === 0)
+        return Promise.resolve([] as unknown as Answer);
       return new Promise((resolve, reject) => {
-        waiting.push({ id: nextId++, texts, resolve, reject });
+        waiting.push({ id: nextId++, ...work, resolve: resolve as Job['resolve'], reject });
         next();
       });
     },
@@ -183,10 +195,16 @@ export function createEmbedder(limits: EmbedLimits, log: (message: string) => vo
   return {
     embed(texts, lane) {
       if (!available()) return Promise.reject(new Error('The word vectors are not ready yet'));
-      if (lane === 'index') return index.reduce((a, b) => (b.waiting < a.waiting ? b : a)).run(texts);
+      if (lane === 'index') return index.reduce((a, b) => (b.waiting < a.waiting ? b : a)).run({ texts });
       if (question.waiting >= maxQuestionsWaiting)
         return Promise.reject(new Error('Too many questions are waiting to be embedded'));
-      return question.run(texts);
+      return question.run({ texts });
+    },
+    neighbours(words, options) {
+      if (!available()) return Promise.reject(new Error('The word vectors are not ready yet'));
+      if (question.waiting >= maxQuestionsWaiting)
+        return Promise.reject(new Error('Too many questions are waiting to be embedded'));
+      return question.run({ neighboursOf: words, options });
     },
     async close() {
       question.close();

@@ -12,6 +12,8 @@ export interface LexicalFeatures {
   proximity: number;
   /** Share of the question's neighbouring word pairs found as phrases. */
   phrases: number;
+  /** Share of the question's short options ("-e") that begin a line of the chunk, where an option is described. */
+  optionLines: number;
 }
 
 // The full-text score's weights. Calibrated on bench/retrieval's tuned questions (bench/README.md).
@@ -19,6 +21,7 @@ export const HEADING_WEIGHT = 0.5;
 export const TITLE_WEIGHT = 0.5;
 export const PROXIMITY_WEIGHT = 2;
 export const PHRASE_WEIGHT = 0.25;
+export const OPTION_LINE_WEIGHT = 0.25;
 
 /** The full-text score of a candidate. */
 export function lexicalScore(f: LexicalFeatures): number {
@@ -27,7 +30,8 @@ export function lexicalScore(f: LexicalFeatures): number {
     HEADING_WEIGHT * f.heading +
     TITLE_WEIGHT * f.title +
     PROXIMITY_WEIGHT * f.proximity +
-    PHRASE_WEIGHT * f.phrases
+    PHRASE_WEIGHT * f.phrases +
+    OPTION_LINE_WEIGHT * f.optionLines
   );
 }
 

@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';
+import { createEmbedder } from './embedder.js';
 import { isListing } from './rank.js';
 import { retrievePassages } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
@@ -144,6 +145,7 @@ describe('retrievePassages', () => {
       words: ['what', 'does', 'or', 'return'],
       codes: ['gpio_set_level', 'settimeout'],
       pairs: ['what does', 'does gpio_set_level', 'gpio_set_level or', 'or settimeout', 'settimeout return'],
+      options: [],
     });
   });
 
@@ -161,7 +163,12 @@ describe('retrievePassages', () => {
       codes: ['/dev/parport', '/dev/ttys0'],
     });
     // A file type or an option letter is as common as the word or letter: a word.
-    expect(searchTerms('make a .lib with -B')).toMatchObject({ words: ['make', 'a', 'lib', 'with', 'b'], codes: [] });
+    // It is also kept as typed, to be looked for where its description begins.
+    expect(searchTerms('make a .lib with -B')).toMatchObject({
+      words: ['make', 'a', 'lib', 'with', 'b'],
+      codes: [],
+      options: ['-B'],
+    });
   });
 });
 
@@ -213,6 +220,56 @@ describe('search text', () => {
       (await retrievePassages({ pool: lib }, { question, role: 'viewer' })).passages[0]?.page;
     expect(await first('what is partno')).toBe(1);
     expect(await first('where is programmer.conf')).toBe(2);
+  });
+});
+
+describe('short options', () => {
+  it('puts the chunk where the option begins a line, its description, above chunks that only name its letter', async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('pr', 'Programmer', '/f/pr.pdf', 'pr.pdf')",
+    );
+    const pages = [
+      'Status flags. Flag e is set when a write ends; reading the flag clears it.',
+      'Option flags\n-e Causes a chip erase to be executed before the memory is written.\n-E exitspec sets the lines at exit.',
+    ];
+    for (const [i, text] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`pr_${i}`, 'pr', text, i, i + 1],
+      );
+    const { passages } = await retrievePassages(
+      { pool: lib },
+      { question: 'what does the -e flag do', role: 'viewer' },
+    );
+    expect(passages[0]?.page).toBe(2);
+  });
+});
+
+describe('words the library lacks', () => {
+  const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
+  afterAll(() => embedder.close());
+
+  it('searches the nearest words in meaning that the library holds instead ("wipe" for "erase")', async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('pr', 'Programmer', '/f/pr.pdf', 'pr.pdf')",
+    );
+    const pages = [
+      'Flash memory. The flash memory holds the program, written page by page; read the flash memory back to verify it.',
+      'Chip erase. Before writing, erase the flash memory and the EEPROM: every cell reads 0xff afterwards.',
+    ];
+    for (const [i, text] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`pr_${i}`, 'pr', text, i, i + 1],
+      );
+    const question = 'how do I wipe the flash memory';
+    const first = async (deps: Parameters<typeof retrievePassages>[0]) =>
+      (await retrievePassages(deps, { question, role: 'viewer' })).passages[0]?.page;
+    expect(await first({ pool: lib, embedder })).toBe(2);
+    // Without the word vectors' neighbours, "wipe" is only a word the library lacks.
+    expect(await first({ pool: lib, embedder: { embed: (texts, lane) => embedder.embed(texts, lane) } })).toBe(1);
   });
 });
 

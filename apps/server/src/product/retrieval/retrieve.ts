@@ -40,8 +40,11 @@ export interface Retrieval {
 
 export interface RetrievalDeps {
   pool: pg.Pool;
-  /** Embeds the question for semantic reranking; without it (or when it fails) ranking is lexical alone. */
-  embedder?: Pick<Embedder, 'embed'>;
+  /**
+   * Embeds the question for semantic reranking, and finds the words nearest in meaning to a word the
+   * library lacks; without it (or when it fails) ranking is lexical alone.
+   */
+  embedder?: Pick<Embedder, 'embed'> & Partial<Pick<Embedder, 'neighbours'>>;
 }
 
 /** At most this many passages go to the model. */
@@ -59,6 +62,10 @@ interface Term {
   query: string;
   rows: number;
   isCode: boolean;
+  /** The word as the question spells it. */
+  typed: string;
+  /** A stand-in's alternatives (its query is their disjunction): holding any one is holding it. */
+  anyOf?: string[];
 }
 
 /**
@@ -70,30 +77,75 @@ interface Term {
  */
 async function termStatistics(
   pool: pg.Pool,
-  { words, codes, pairs }: ReturnType<typeof searchTerms>,
+  { words, codes, pairs }: Omit<ReturnType<typeof searchTerms>, 'options'>,
 ): Promise<{ terms: Term[]; chunks: number; phrases: string[] }> {
   const { rows: all } = await pool.query<{
     query: string;
+    typed: string;
     kind: 'word' | 'code' | 'phrase';
     rows: string;
     chunks: string | null;
   }>(
-    `SELECT DISTINCT ON (q::text) q::text AS query, kind,
+    `SELECT DISTINCT ON (q::text) q::text AS query, typed, kind,
        (SELECT coalesce(min(coalesce(s.chunks, 0)), 0) FROM unnest(tsvector_to_array(v)) l LEFT JOIN search_terms s ON s.lexeme = l) AS rows,
        (SELECT chunks FROM search_terms WHERE lexeme = '') AS chunks
-     FROM (SELECT plainto_tsquery('english', w) AS q, to_tsvector('english', w) AS v, 'word' AS kind FROM unnest($1::text[]) w
-           UNION ALL SELECT phraseto_tsquery('simple', c), to_tsvector('simple', c), 'code' FROM unnest($2::text[]) c
-           UNION ALL SELECT phraseto_tsquery('english', p), NULL, 'phrase' FROM unnest($3::text[]) p) t
+     FROM (SELECT plainto_tsquery('english', w) AS q, to_tsvector('english', w) AS v, w AS typed, 'word' AS kind FROM unnest($1::text[]) w
+           UNION ALL SELECT phraseto_tsquery('simple', c), to_tsvector('simple', c), c, 'code' FROM unnest($2::text[]) c
+           UNION ALL SELECT phraseto_tsquery('english', p), NULL, p, 'phrase' FROM unnest($3::text[]) p) t
      WHERE q::text <> '' AND (kind <> 'phrase' OR q::text LIKE '%<->%')`,
     [words, codes, pairs],
   );
   return {
     terms: all
       .filter((r) => r.kind !== 'phrase')
-      .map((r) => ({ query: r.query, rows: Number(r.rows), isCode: r.kind === 'code' })),
+      .map((r) => ({ query: r.query, typed: r.typed, rows: Number(r.rows), isCode: r.kind === 'code' })),
     chunks: Number(all[0]?.chunks ?? 0),
     phrases: all.filter((r) => r.kind === 'phrase').map((r) => r.query),
   };
+}
+
+// Calibrated on bench/retrieval's tuned questions (bench/README.md).
+/** Nearest words looked at for a word the library lacks, and how close in meaning each must be. */
+export const STAND_IN_OPTIONS = { count: 5, minSimilarity: 0.6 };
+/** A stand-in's weight, as a share of the weight of the word it stands in for. */
+export const STAND_IN_WEIGHT = 0.5;
+
+/**
+ * For each word of the question that no chunk holds ("wipe" where the manual says "erase"), the
+ * words nearest to it in meaning (word vectors) that the library does hold, as one term: their
+ * disjunction, with the chunks it can be in. None when the embedder cannot say.
+ */
+async function findStandIns(deps: RetrievalDeps, missing: Term[], known: Term[]): Promise<(Term | undefined)[]> {
+  const neighbours = await deps.embedder
+    ?.neighbours?.(
+      missing.map((t) => t.typed),
+      STAND_IN_OPTIONS,
+    )
+    .catch(() => undefined);
+  if (!neighbours) return [];
+  const { rows } = await deps.pool.query<{ at: number; query: string; rows: string }>(
+    `SELECT DISTINCT ON (at, q::text) at, q::text AS query, s.chunks AS rows
+     FROM unnest($1::int[], $2::text[]) n(at, word)
+     CROSS JOIN LATERAL (SELECT plainto_tsquery('english', word) AS q, tsvector_to_array(to_tsvector('english', word)) AS lexemes) l
+     JOIN search_terms s ON cardinality(l.lexemes) = 1 AND s.lexeme = l.lexemes[1] AND s.chunks > 0
+     WHERE NOT q::text = ANY($3::text[])`,
+    [
+      neighbours.flatMap((words, at) => words.map(() => at)),
+      neighbours.flat().map((n) => n.word),
+      known.map((t) => t.query),
+    ],
+  );
+  return missing.map((t, at) => {
+    const found = rows.filter((r) => r.at === at);
+    if (found.length === 0) return undefined;
+    return {
+      query: found.map((r) => `(${r.query})`).join(' | '),
+      rows: found.reduce((sum, r) => sum + Number(r.rows), 0),
+      isCode: false,
+      typed: t.typed,
+      anyOf: found.map((r) => r.query),
+    };
+  });
 }
 
 /** The lexemes of a tsquery's text, in order ('pn' <-> '4471' <-> 'b' gives pn, 4471, b). */
@@ -143,12 +195,23 @@ export async function findCandidates(
     ([v]) => v,
     () => undefined,
   );
-  const { terms, chunks, phrases } = await termStatistics(deps.pool, searchTerms(opts.question));
+  const question = searchTerms(opts.question);
+  const { terms, chunks, phrases } = await termStatistics(deps.pool, question);
+  const optionLines = question.options.map((o) => new RegExp(`^\\s*${o}`, 'm'));
   // A term in no chunk still counts against a passage's coverage: the library lacks it. Rarity is
   // judged as in a library of at least 1,000 chunks: in one of a few chunks every term it has would
   // count as common, and one word it lacks would outweigh them all.
   const allWeights = terms.map((t) => idf(t.rows, Math.max(chunks, 1000)) * (t.isCode ? 2 : 1));
-  const found = terms.flatMap((t, i) => (t.rows > 0 ? [{ ...t, weight: allWeights[i]! }] : []));
+  // A word the library lacks still counts against coverage, but its stand-in can earn part of it back.
+  const missing = terms.flatMap((t, i) => (t.rows === 0 && !t.isCode ? [{ ...t, weight: allWeights[i]! }] : []));
+  const standIns = missing.length ? await findStandIns(deps, missing, terms) : [];
+  const found = [
+    ...terms.flatMap((t, i) => (t.rows > 0 ? [{ ...t, weight: allWeights[i]! }] : [])),
+    ...missing.flatMap((t, i) => {
+      const standIn = standIns[i];
+      return standIn ? [{ ...standIn, weight: STAND_IN_WEIGHT * t.weight }] : [];
+    }),
+  ];
   if (found.length === 0) return [];
   const weights = found.map((t) => t.weight);
   const rare = found.filter((t) => t.rows < COMMON_TERM_ROWS);
@@ -224,16 +287,22 @@ export async function findCandidates(
   const vector = await questionVector;
   const words = terms.flatMap((t, i) => (t.isCode ? [] : [{ ...t, weight: allWeights[i]! }]));
   const wordWeight = words.reduce((sum, t) => sum + t.weight, 0);
+  const standInTerms = found.filter((t) => t.anyOf);
   return rows.map((row) => {
     const held = new Set([...lexemesIn(row.lexemes), ...lexemesIn(row.title_lexemes)]);
-    const has = (t: Term) => lexemesOf(t.query).every((l) => held.has(l));
+    const holds = (query: string) => lexemesOf(query).every((l) => held.has(l));
+    const has = (t: Term) => (t.anyOf ? t.anyOf.some(holds) : holds(t.query));
+    const wordsHeld = [...words, ...standInTerms].reduce((sum, t) => sum + (has(t) ? t.weight : 0), 0);
     const features: LexicalFeatures = {
-      wordCoverage: wordWeight ? words.reduce((sum, t) => sum + (has(t) ? t.weight : 0), 0) / wordWeight : 0,
+      wordCoverage: wordWeight ? wordsHeld / wordWeight : 0,
       coverage: Number(row.matched) / totalWeight,
       heading: Number(row.in_heading) / totalWeight,
       title: Number(row.in_title) / totalWeight,
       proximity: Number(row.proximity),
       phrases: Number(row.phrases),
+      optionLines: optionLines.length
+        ? optionLines.filter((line) => line.test(row.extracted_text)).length / optionLines.length
+        : 0,
     };
     return {
       row,

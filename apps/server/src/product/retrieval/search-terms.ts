@@ -4,7 +4,12 @@
  * such as gpio_set_level or setTimeout, dot names and long options such as .spiceinit or
  * --stack-auto, file names such as avrdude.conf and paths such as /dev/ttyS0) are matched as typed.
  */
-export function searchTerms(question: string): { words: string[]; codes: string[]; pairs: string[] } {
+export function searchTerms(question: string): {
+  words: string[];
+  codes: string[];
+  pairs: string[];
+  options: string[];
+} {
   const raw = question
     // A negation ("won't", "doesn't") is no search term: its stem ("won", "doesn") would select
     // the few pages that happen to say it.
@@ -29,5 +34,13 @@ export function searchTerms(question: string): { words: string[]; codes: string[
   const unique = [...new Set(tokens.map((t) => (isCode(t) ? t : t.toLowerCase())))].slice(0, 40);
   // Neighbouring words, matched as phrases: "rise time", "make install", "initial conditions".
   const pairs = [...new Set(tokens.slice(1).map((t, i) => `${tokens[i]} ${t}`.toLowerCase()))].slice(0, 20);
-  return { words: unique.filter((t) => !isCode(t)), codes: unique.filter(isCode).map((t) => t.toLowerCase()), pairs };
+  // A short option as typed ("-e", "-B", "-m"): searched as the word it is, and looked for at the
+  // start of a line, where an option's own description begins ("-e Causes a chip erase ...").
+  const options = [...new Set(raw.filter((t) => /^--?\p{L}[\p{L}\p{N}]{0,2}$/u.test(t)))];
+  return {
+    words: unique.filter((t) => !isCode(t)),
+    codes: unique.filter(isCode).map((t) => t.toLowerCase()),
+    pairs,
+    options,
+  };
 }

@@ -1,6 +1,6 @@
 // The text embeddings made from the real word vectors (the binary the tests' global setup makes).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { embedText, loadWordVectors, type WordVectors } from './word-vectors.js';
+import { embedText, loadWordVectors, nearestWords, type WordVectors } from './word-vectors.js';
 
 let vectors: WordVectors;
 beforeAll(async () => {
@@ -34,5 +34,14 @@ describe('word-vector embeddings', () => {
     const weight = (word: string) => vectors.weights[vectors.index.get(word)!]!;
     expect(weight('the')).toBeLessThan(0.05);
     expect(weight('compressor')).toBeGreaterThan(0.9);
+  });
+
+  it('find the words nearest in meaning to a word, the closest first', () => {
+    const near = nearestWords(vectors, 'wipe', { count: 5, minSimilarity: 0.6 });
+    expect(near.map((n) => n.word)).toContain('erase');
+    expect(near.map((n) => n.word)).not.toContain('wipe');
+    expect(near.map((n) => n.similarity)).toEqual([...near.map((n) => n.similarity)].sort((a, b) => b - a));
+    expect(near.every((n) => n.similarity >= 0.6)).toBe(true);
+    expect(nearestWords(vectors, 'zzqx', { count: 5, minSimilarity: 0 })).toEqual([]);
   });
 });

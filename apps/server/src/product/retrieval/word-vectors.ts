@@ -175,3 +175,54 @@ export function embedText(vectors: WordVectors, text: string): Float32Array {
   if (norm > 0) for (let i = 0; i < dimensions; i++) out[i]! /= norm;
   return out;
 }
+
+/** Words looked through for a word's neighbours: the most common, where a manual's words are. */
+const NEIGHBOUR_VOCABULARY = 50_000;
+/** Each word's vector length and the words in row order, computed once per loaded vectors. */
+const neighbourIndex = new WeakMap<WordVectors, { norms: Float32Array; words: string[] }>();
+
+function normsOf(vectors: WordVectors) {
+  let known = neighbourIndex.get(vectors);
+  if (!known) {
+    const { dimensions, matrix, index } = vectors;
+    // The index was filled in rank order: its first keys are the most common words.
+    const words = [...index.keys()].slice(0, NEIGHBOUR_VOCABULARY);
+    const norms = new Float32Array(words.length);
+    for (let r = 0; r < words.length; r++) {
+      let sum = 0;
+      for (let i = r * dimensions; i < (r + 1) * dimensions; i++) sum += matrix[i]! * matrix[i]!;
+      norms[r] = Math.sqrt(sum) || 1;
+    }
+    neighbourIndex.set(vectors, (known = { norms, words }));
+  }
+  return known;
+}
+
+/**
+ * The common words closest in meaning to a word (cosine of their vectors, at least
+ * `minSimilarity`), the closest first, at most `count`; none when the word has no vector.
+ */
+export function nearestWords(
+  vectors: WordVectors,
+  word: string,
+  { count, minSimilarity }: { count: number; minSimilarity: number },
+): { word: string; similarity: number }[] {
+  const { dimensions, index, matrix } = vectors;
+  const row = index.get(word.toLowerCase());
+  if (row === undefined || count < 1) return [];
+  const { norms, words } = normsOf(vectors);
+  const own = matrix.subarray(row * dimensions, (row + 1) * dimensions);
+  const ownNorm = Math.hypot(...own) || 1;
+  const best: { word: string; similarity: number }[] = [];
+  for (let r = 0; r < words.length; r++) {
+    if (r === row) continue;
+    let dot = 0;
+    for (let i = 0, at = r * dimensions; i < dimensions; i++) dot += matrix[at + i]! * own[i]!;
+    const similarity = dot / (ownNorm * norms[r]!);
+    if (similarity < minSimilarity || (best.length === count && similarity <= best[count - 1]!.similarity)) continue;
+    best.push({ word: words[r]!, similarity });
+    best.sort((a, b) => b.similarity - a.similarity);
+    best.length = Math.min(best.length, count);
+  }
+  return best;
+}

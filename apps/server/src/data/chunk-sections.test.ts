@@ -56,4 +56,21 @@ The JFET model.` },
       [2, '8.3 JFET Models'],
     ]);
   });
+
+  it('takes no heading from a listing line or a running head, and drops the running head', () => {
+    const body = 'The .meas statement measures a value after the analysis. '.repeat(4);
+    const pages = [21, 22, 23, 24].map((page) => ({
+      page,
+      // Printed numbers lag the pages by 4; odd pages' heads name the section the page ends in.
+      text: `${page % 2 ? `15.5. SAFE OPERATING AREA ${page - 4}` : `${page - 4} CHAPTER 15. ANALYSES`}\n${page === 21 ? '15.4 Measurements\n' : ''}${body}\n\`\`\`\n+ <RISE=# | RISE=LAST>\n.ENDS NAND\n\`\`\``,
+    }));
+    const chunks = chunkSections(pages, { size: 1000, overlap: 100 });
+    expect(chunks.map((c) => c.heading)).toEqual(['15.4 Measurements', '15.4 Measurements', '15.4 Measurements', '15.4 Measurements']);
+    for (const chunk of chunks) expect(chunk.text).not.toMatch(/SAFE OPERATING|CHAPTER 15/);
+  });
+
+  it('gives a heading line joined to the next section that section\'s heading', () => {
+    const text = `15.3 Analyses\n15.3.1 .AC: Small-Signal AC Analysis\n${'dec stands for decade variation. '.repeat(10)}`;
+    expect(chunkSections([{ page: 1, text }]).map((c) => c.heading)).toEqual(['15.3 Analyses › 15.3.1 .AC: Small-Signal AC Analysis']);
+  });
 });

@@ -56,12 +56,49 @@ function sectionPaths(): (heading: string) => string {
   };
 }
 
-/** A page's text cut before each heading line; text before the first heading keeps `carried`. */
-function pageSections(text: string, carried: string, path: (heading: string) => string): Section[] {
+/** A number at either end of a line: "302 CHAPTER 15. ANALYSES", "Chapter 2: Command Line Options 16". */
+const END_NUMBERS = [/^(\d{1,4})\s+\S/, /\S\s+(\d{1,4})$/];
+
+const firstLine = (text: string) => text.split('\n').find((l) => l.trim())?.trim() ?? '';
+
+/**
+ * How far the printed page numbers lag the pages (0 when page 12 prints "12", 4 when it prints
+ * "8"), read from the numbers at either end of the pages' first lines: the lag most of them share,
+ * when at least 3 pages share it; otherwise undefined.
+ */
+function printedNumberLag(pages: PageText[]): number | undefined {
+  const lags = new Map<number, number>();
+  for (const { page, text } of pages) {
+    const line = firstLine(text);
+    for (const lag of new Set(END_NUMBERS.map((p) => p.exec(line)?.[1]).filter(Boolean).map((n) => page - Number(n))))
+      lags.set(lag, (lags.get(lag) ?? 0) + 1);
+  }
+  const [lag, count] = [...lags].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
+  return count >= 3 ? lag : undefined;
+}
+
+/**
+ * Whether a page's first line is its running head: it carries the page's printed number at one
+ * end ("15.5. SAFE OPERATING AREA (SOA) WARNING MESSAGES 323"). A running head names the section
+ * the page ends in, or only the chapter, so it is no heading for the text beneath it.
+ */
+function isRunningHead(line: string, page: number, lag: number | undefined): boolean {
+  return lag !== undefined && END_NUMBERS.some((p) => Number(p.exec(line.trim())?.[1]) === page - lag);
+}
+
+/**
+ * A page's text cut before each heading line; text before the first heading keeps `carried`. A
+ * line of a listing (between ``` fences: "+ <RISE=# | RISE=LAST>", ".ENDS NAND") is no heading.
+ */
+function pageSections(text: string, carried: string, path: (heading: string) => string, runningHead: string): Section[] {
   const sections: Section[] = [{ heading: carried, text: '' }];
+  let inListing = false;
   for (const line of text.split('\n')) {
-    if (isHeading(line)) sections.push({ heading: path(line.trim()), text: line });
+    const fence = line.trimStart().startsWith('```');
+    if (runningHead && line.trim() === runningHead) continue;
+    if (!inListing && !fence && isHeading(line)) sections.push({ heading: path(line.trim()), text: line });
     else sections[sections.length - 1]!.text += `${sections[sections.length - 1]!.text ? '\n' : ''}${line}`;
+    if (fence) inListing = !inListing;
   }
   return sections.filter((s) => s.text.trim());
 }
@@ -71,23 +108,29 @@ function pageSections(text: string, carried: string, path: (heading: string) => 
  * falls, a fragment under 200 characters is joined to the next section, and a section up to 1.5 x `size`
  * (a procedure with its numbered steps) stays whole; longer ones are split at paragraph,
  * sentence or word boundaries with `overlap`. Each chunk carries its section's heading, from
- * an earlier page too, and a chunk never spans two pages, so every chunk can cite its page.
+ * an earlier page too, and a chunk never spans two pages, so every chunk can cite its page. A
+ * page's running head (its first line, with the page's printed number) is left out.
  */
 export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } = {}): SectionChunk[] {
   const chunks: SectionChunk[] = [];
   let carried = '';
   const path = sectionPaths();
+  const lag = printedNumberLag(pages);
   const push = (page: number, heading: string, text: string) => {
     const trimmed = text.trim();
     if (trimmed) chunks.push({ page, index: chunks.length, heading, text: trimmed });
   };
   for (const { page, text } of pages) {
     let open: Section | undefined;
-    for (const section of pageSections(text, carried, path)) {
+    const head = firstLine(text);
+    for (const section of pageSections(text, carried, path, isRunningHead(head, page, lag) ? head : '')) {
       carried = section.heading;
-      // A fragment (the end of a section from the page before, a heading with a line) joins the next section.
+      // A fragment (the end of a section from the page before, a heading with a line) joins the next
+      // section; a bare heading line ("15.3 Analyses") or its parent section's fragment takes the
+      // next one's heading ("15.3 Analyses › 15.3.1 .AC: ..."), which names what the chunk holds.
       if (open && open.text.length < MIN_CHUNK && open.text.length + section.text.length + 1 <= size) {
-        open.text += `\n${section.text}`;
+        const bare = open.text.trim() === open.heading || section.heading.startsWith(`${open.heading} ›`);
+        open = { heading: bare ? section.heading : open.heading, text: `${open.text}\n${section.text}` };
         continue;
       }
       if (open) push(page, open.heading, open.text);

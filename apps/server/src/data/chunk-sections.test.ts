@@ -73,4 +73,14 @@ The JFET model.` },
     const text = `15.3 Analyses\n15.3.1 .AC: Small-Signal AC Analysis\n${'dec stands for decade variation. '.repeat(10)}`;
     expect(chunkSections([{ page: 1, text }]).map((c) => c.heading)).toEqual(['15.3 Analyses › 15.3.1 .AC: Small-Signal AC Analysis']);
   });
+
+  it("takes no heading from a line met on 3 pages or more, such as a table's header", () => {
+    const table = 'Name Parameter Units Default Example\nTNOM parameter measurement temperature °C 27 50';
+    const pages = [
+      { page: 1, text: `3.3.1 Resistors\n${'A resistor model gives the sheet resistance. '.repeat(5)}\n${table}` },
+      { page: 2, text: `3.3.2 Capacitors\n${'A capacitor model gives the junction area. '.repeat(5)}\n${table}` },
+      { page: 3, text: `3.3.3 Inductors\n${'An inductor model gives the inductance. '.repeat(5)}\n${table}` },
+    ];
+    expect(chunkSections(pages).map((c) => c.heading)).toEqual(['3.3.1 Resistors', '3.3.2 Capacitors', '3.3.3 Inductors']);
+  });
 });

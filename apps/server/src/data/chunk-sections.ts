@@ -87,16 +87,34 @@ function isRunningHead(line: string, page: number, lag: number | undefined): boo
 }
 
 /**
+ * The lines met on 3 pages or more: a table's header ("Name Parameter Units Default Example"), a
+ * formula, a label. A section's title stands once, so these are no headings.
+ */
+function linesOnManyPages(pages: PageText[]): Set<string> {
+  const pagesOf = new Map<string, number>();
+  for (const { text } of pages)
+    for (const line of new Set(text.split('\n').map((l) => l.trim())))
+      if (line) pagesOf.set(line, (pagesOf.get(line) ?? 0) + 1);
+  return new Set([...pagesOf].filter(([, count]) => count >= 3).map(([line]) => line));
+}
+
+/**
  * A page's text cut before each heading line; text before the first heading keeps `carried`. A
  * line of a listing (between ``` fences: "+ <RISE=# | RISE=LAST>", ".ENDS NAND") is no heading.
  */
-function pageSections(text: string, carried: string, path: (heading: string) => string, runningHead: string): Section[] {
+function pageSections(
+  text: string,
+  carried: string,
+  path: (heading: string) => string,
+  runningHead: string,
+  repeated: Set<string>,
+): Section[] {
   const sections: Section[] = [{ heading: carried, text: '' }];
   let inListing = false;
   for (const line of text.split('\n')) {
     const fence = line.trimStart().startsWith('```');
     if (runningHead && line.trim() === runningHead) continue;
-    if (!inListing && !fence && isHeading(line)) sections.push({ heading: path(line.trim()), text: line });
+    if (!inListing && !fence && !repeated.has(line.trim()) && isHeading(line)) sections.push({ heading: path(line.trim()), text: line });
     else sections[sections.length - 1]!.text += `${sections[sections.length - 1]!.text ? '\n' : ''}${line}`;
     if (fence) inListing = !inListing;
   }
@@ -116,6 +134,7 @@ export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } 
   let carried = '';
   const path = sectionPaths();
   const lag = printedNumberLag(pages);
+  const repeated = linesOnManyPages(pages);
   const push = (page: number, heading: string, text: string) => {
     const trimmed = text.trim();
     if (trimmed) chunks.push({ page, index: chunks.length, heading, text: trimmed });
@@ -123,7 +142,7 @@ export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } 
   for (const { page, text } of pages) {
     let open: Section | undefined;
     const head = firstLine(text);
-    for (const section of pageSections(text, carried, path, isRunningHead(head, page, lag) ? head : '')) {
+    for (const section of pageSections(text, carried, path, isRunningHead(head, page, lag) ? head : '', repeated)) {
       carried = section.heading;
       // A fragment (the end of a section from the page before, a heading with a line) joins the next
       // section; a bare heading line ("15.3 Analyses") or its parent section's fragment takes the

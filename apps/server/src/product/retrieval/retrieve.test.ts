@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder } from './embedder.js';
 import { isListing } from './rank.js';
-import { retrievePassages } from './retrieve.js';
+import { findCandidates, retrievePassages } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
 
 // A generated library: 24 manuals of 8 pages, each page about one subject, with the boilerplate
@@ -294,6 +294,25 @@ describe('titles', () => {
       );
     const { passages } = await retrievePassages({ pool: lib }, { question: 'chiller error E42', role: 'viewer' });
     expect(passages[0]?.chunkId).toBe('zch_0');
+    // The title's vector is stored with the manual (migration 022): a renamed manual is matched by its new title.
+    await lib.query("UPDATE manuals SET title = 'Nearby plant service manual' WHERE id = 'zch'");
+    const renamed = await retrievePassages({ pool: lib }, { question: 'nearby plant error E42', role: 'viewer' });
+    expect(renamed.passages[0]?.chunkId).toBe('zch_0');
+  });
+});
+
+describe('proximity', () => {
+  it('is the cover density of all the terms in a chunk that holds them all, and 0 in one that lacks one', async () => {
+    const question = 'descale the gas boiler';
+    const candidates = await findCandidates({ pool }, { question, role: 'admin' });
+    const { rows } = await pool.query<{ id: string; rank: number }>(
+      "SELECT id, ts_rank_cd(search, plainto_tsquery('english', $1), 1) AS rank FROM manual_content WHERE id = ANY($2)",
+      [question, candidates.map((c) => c.row.id)],
+    );
+    const rank = new Map(rows.map((r) => [r.id, r.rank]));
+    expect(candidates.find((c) => c.row.id === 'm3_4')?.features.proximity).toBeGreaterThan(0);
+    expect(candidates.filter((c) => c.features.proximity === 0).length).toBeGreaterThan(0);
+    for (const c of candidates) expect(c.features.proximity, c.row.id).toBeCloseTo(rank.get(c.row.id)!, 6);
   });
 });
 

@@ -316,6 +316,55 @@ describe('proximity', () => {
   });
 });
 
+describe('common words', () => {
+  // Every word of the question in over 1,500 chunks: candidates are the chunks with every word and,
+  // only when those are too few, the chunks with two of the three rarest (read in table order).
+  const library = async (pages: { manual: string; title: string; heading: string; text: string; count: number }[]) => {
+    const { pool: lib } = await createTestDatabase();
+    for (const { manual, title, heading, text, count } of pages) {
+      await lib.query('INSERT INTO manuals (id, title, file_url, file_name) VALUES ($1, $2, $3, $4)', [
+        manual,
+        title,
+        `/f/${manual}.pdf`,
+        `${manual}.pdf`,
+      ]);
+      await lib.query(
+        `INSERT INTO manual_content (id, manual_id, extracted_text, heading, chunk_index, page_number)
+         SELECT $1 || '_' || i, $1, $2 || ' (note ' || i || ')', $3, i, i + 1 FROM generate_series(0, $4 - 1) i`,
+        [manual, text, heading, count],
+      );
+    }
+    return lib;
+  };
+  const question = 'pump motor valve';
+  const spread =
+    'The pump is checked first. Then read the log of the last service, the supply and the fuses, and note each reading; only then is the motor turned by hand, and after the test run the valve is closed again.';
+
+  it('reads the chunks with two of the three words when fewer than 60 hold them all', async () => {
+    const lib = await library([
+      { manual: 'pm', title: 'Notes', heading: '', text: 'pump motor', count: 800 },
+      { manual: 'pv', title: 'Notes', heading: '', text: 'pump valve', count: 800 },
+      { manual: 'mv', title: 'Notes', heading: '', text: 'motor valve', count: 800 },
+      { manual: 'all', title: 'Notes', heading: '', text: spread, count: 10 },
+    ]);
+    const candidates = await findCandidates({ pool: lib }, { question, role: 'viewer' });
+    expect(candidates.some((c) => c.row.manual_id !== 'all')).toBe(true);
+  });
+
+  it('reads only the chunks with every word when enough hold them all', async () => {
+    // Without that, the first chunks with two of the words in table order, in the heading and the
+    // title as well, would outrank the chunks with all three far apart.
+    const lib = await library([
+      { manual: 'pm', title: 'Pump motor manual', heading: 'Pump motor', text: 'pump motor', count: 100 },
+      { manual: 'mv', title: 'Notes', heading: '', text: 'motor valve', count: 100 },
+      { manual: 'all', title: 'Notes', heading: '', text: spread, count: 1550 },
+    ]);
+    const candidates = await findCandidates({ pool: lib }, { question, role: 'viewer' });
+    expect(candidates.length).toBeGreaterThan(0);
+    expect(candidates.filter((c) => c.row.manual_id !== 'all').map((c) => c.row.id)).toEqual([]);
+  });
+});
+
 describe('reranking', () => {
   // A compressor manual whose contents page names every subject, and a planner-only page that
   // holds the question as well.

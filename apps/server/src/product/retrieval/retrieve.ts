@@ -223,10 +223,10 @@ export async function findCandidates(
   let rowsSoFar = 0;
   const fitting = byRarity.filter((t) => (rowsSoFar += t.rows) <= CANDIDATE_ROWS);
   const rarest = byRarity.slice(0, 3);
-  const anyRare =
-    fitting.length > 0 || rarest.length < 2
-      ? (fitting.length > 0 ? fitting : rarest).map((t) => `(${t.query})`).join(' | ')
-      : rarest.flatMap((a, i) => rarest.slice(i + 1).map((b) => `((${a.query}) & (${b.query}))`)).join(' | ');
+  const byPairs = fitting.length === 0 && rarest.length >= 2;
+  const anyRare = byPairs
+    ? rarest.flatMap((a, i) => rarest.slice(i + 1).map((b) => `((${a.query}) & (${b.query}))`)).join(' | ')
+    : (fitting.length > 0 ? fitting : rarest).map((t) => `(${t.query})`).join(' | ');
   const everyRare = selecting.length > 1 ? selecting.map((t) => `(${t.query})`).join(' & ') : null;
   const codeQuery =
     found
@@ -236,8 +236,11 @@ export async function findCandidates(
   const every = found.map((t) => `(${t.query})`).join(' & ');
   const totalWeight = allWeights.reduce((a, b) => a + b, 0);
   const visible = `FROM manual_content c JOIN manuals m ON m.id = c.manual_id WHERE ${manualVisibleTo(opts.role, 'm')}`;
-  const matching = (param: string) =>
-    `(SELECT c.id, c.manual_id, c.search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery LIMIT $5)`;
+  const matching = (param: string, also = '') =>
+    `(SELECT c.id, c.manual_id, c.search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery ${also} LIMIT $5)`;
+  // Chunks with two of the three rarest terms, each term common, are read in table order, most of
+  // the query's time in a large library: only when too few chunks hold every term.
+  const pairsNeeded = byPairs ? `AND (SELECT count(*) FROM every_way) < ${RERANK_ROWS}` : '';
   // A chunk found several ways is scored once, and `|| ''` detoasts its search vector once, before
   // the terms are matched against it. Scored in two steps: the cheap score over every candidate,
   // then the title bonus (per manual) and the text and embedding only for the best. A term
@@ -252,9 +255,10 @@ export async function findCandidates(
   const weighted = (queries: string[]) =>
     `(${queries.map((q, i) => `CASE WHEN search @@ ${param(q)} THEN ${weights[i]!}::float8 ELSE 0 END`).join(' + ')})`;
   const { rows } = await deps.pool.query<CandidateRow>(
-    `WITH candidate AS (
+    `WITH every_way AS ${matching('$1')},
+     candidate AS (
        SELECT id, manual_id, search || ''::tsvector AS search
-       FROM (SELECT DISTINCT ON (id) * FROM (${matching('$1')} UNION ALL ${matching('$2')} UNION ALL ${matching('$3')}) way) c),
+       FROM (SELECT DISTINCT ON (id) * FROM (TABLE every_way UNION ALL ${matching('$2', pairsNeeded)} UNION ALL ${matching('$3')}) way) c),
      scored AS (
        SELECT id, manual_id,
          ${weighted(found.map((t) => t.query))} AS matched,

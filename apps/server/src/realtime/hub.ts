@@ -58,5 +58,6 @@ export function mergePresence(entries: Iterable<PresenceUser>, now: number): Pre
         lastSeen: Math.max(seen.lastSeen, entry.lastSeen),
       });
   }
-  return [...byUser.values()].sort((a, b) => a.joinedAt - b.joinedAt);
+  // Joins in the same millisecond come out in one order on every instance, whatever the hash's.
+  return [...byUser.values()].sort((a, b) => a.joinedAt - b.joinedAt || a.userId.localeCompare(b.userId));
 }

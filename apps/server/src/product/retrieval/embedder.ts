@@ -192,19 +192,21 @@ export function createEmbedder(limits: EmbedLimits, log: (message: string) => vo
   const index = Array.from({ length: limits.indexWorkers ?? 1 }, () => createLane(limits, false));
   const available = wordVectorsAvailable(limits, log, () => question.warm());
   if (available()) question.warm();
+  // A question's work (its vector, or its words' neighbours) is refused rather than answered late.
+  function askQuestionLane<Answer extends Float32Array[] | Neighbour[][]>(work: EmbedWork): Promise<Answer> {
+    if (!available()) return Promise.reject(new Error('The word vectors are not ready yet'));
+    if (question.waiting >= maxQuestionsWaiting)
+      return Promise.reject(new Error('Too many questions are waiting to be embedded'));
+    return question.run<Answer>(work);
+  }
   return {
     embed(texts, lane) {
+      if (lane === 'question') return askQuestionLane({ texts });
       if (!available()) return Promise.reject(new Error('The word vectors are not ready yet'));
-      if (lane === 'index') return index.reduce((a, b) => (b.waiting < a.waiting ? b : a)).run({ texts });
-      if (question.waiting >= maxQuestionsWaiting)
-        return Promise.reject(new Error('Too many questions are waiting to be embedded'));
-      return question.run({ texts });
+      return index.reduce((a, b) => (b.waiting < a.waiting ? b : a)).run({ texts });
     },
     neighbours(words, options) {
-      if (!available()) return Promise.reject(new Error('The word vectors are not ready yet'));
-      if (question.waiting >= maxQuestionsWaiting)
-        return Promise.reject(new Error('Too many questions are waiting to be embedded'));
-      return question.run({ neighboursOf: words, options });
+      return askQuestionLane({ neighboursOf: words, options });
     },
     async close() {
       question.close();

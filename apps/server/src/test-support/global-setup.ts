@@ -14,6 +14,8 @@ declare module 'vitest' {
     adminDatabaseUrl: string;
     /** The migrated database each test file's database is cloned from. */
     templateDatabase: string;
+    /** Begins the name of every database this run makes, so its teardown drops them all. */
+    runDatabasePrefix: string;
   }
 }
 
@@ -32,7 +34,8 @@ export default async function setup(project: TestProject) {
     embedded = await startEmbeddedPostgres({ dataDir, log: () => undefined });
     adminUrl = embedded.url;
   }
-  const templateDatabase = `fa_template_${process.pid}_${Date.now()}`;
+  const runDatabasePrefix = `fa_${process.pid.toString(36)}${Date.now().toString(36)}_`;
+  const templateDatabase = `${runDatabasePrefix}template`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${templateDatabase}"`);
@@ -42,9 +45,17 @@ export default async function setup(project: TestProject) {
 
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', templateDatabase);
+  project.provide('runDatabasePrefix', runDatabasePrefix);
 
+  // The files' databases are dropped here, once their processes are gone: a file cannot drop its
+  // own while an app it started may still hold a connection, and a hook added inside a test never runs.
   return async () => {
-    await admin.query(`DROP DATABASE IF EXISTS "${templateDatabase}" WITH (FORCE)`).catch(() => undefined);
+    const { rows } = await admin.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+      [runDatabasePrefix],
+    );
+    for (const { datname } of rows)
+      await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
     await admin.end();
     await embedded?.stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

@@ -23,6 +23,11 @@ export const PROXIMITY_WEIGHT = 2;
 export const PHRASE_WEIGHT = 0.25;
 export const OPTION_LINE_WEIGHT = 0.25;
 
+/** Matches a line that begins with the option, as where it is described: "-e" but not "-eeprom". */
+export function optionLinePattern(option: string): RegExp {
+  return new RegExp(`^\\s*${option}(?![\\p{L}\\p{N}])`, 'mu');
+}
+
 /** The full-text score of a candidate. */
 export function lexicalScore(f: LexicalFeatures): number {
   return (

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder } from './embedder.js';
-import { isListing } from './rank.js';
+import { isListing, optionLinePattern } from './rank.js';
 import { findCandidates, retrievePassages } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
 
@@ -243,6 +243,15 @@ describe('short options', () => {
       { question: 'what does the -e flag do', role: 'viewer' },
     );
     expect(passages[0]?.page).toBe(2);
+  });
+
+  it('takes a line that begins with a longer option or word for no line of the option', () => {
+    const e = optionLinePattern('-e');
+    expect(e.test('Flags\n  -e Causes a chip erase')).toBe(true);
+    expect(e.test('-e, --erase')).toBe(true);
+    expect(e.test('-eeprom reads the EEPROM')).toBe(false);
+    expect(e.test('-e2 selects the second')).toBe(false);
+    expect(e.test('-E exitspec')).toBe(false);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   isListing,
   type LexicalFeatures,
   lexicalScore,
+  optionLinePattern,
   PHRASE_WEIGHT,
   PROXIMITY_WEIGHT,
   type ScoredCandidate,
@@ -197,7 +198,7 @@ export async function findCandidates(
   );
   const question = searchTerms(opts.question);
   const { terms, chunks, phrases } = await termStatistics(deps.pool, question);
-  const optionLines = question.options.map((o) => new RegExp(`^\\s*${o}`, 'm'));
+  const optionLines = question.options.map(optionLinePattern);
   // A term in no chunk still counts against a passage's coverage: the library lacks it. Rarity is
   // judged as in a library of at least 1,000 chunks: in one of a few chunks every term it has would
   // count as common, and one word it lacks would outweigh them all.
@@ -235,7 +236,8 @@ export async function findCandidates(
       .join(' | ') || null;
   const every = found.map((t) => `(${t.query})`).join(' & ');
   const totalWeight = allWeights.reduce((a, b) => a + b, 0);
-  // A chunk is visible unless its manual is one the caller may not read (every chunk has a manual):
+  // A chunk is visible unless its manual is one the caller may not read (every chunk has a manual;
+  // a rule that comes out NULL hides, as in the REST policy):
   // those few listed once, where joining each way's rows to every manual took 6 ms a way at 10,000.
   const visible = `FROM manual_content c WHERE c.manual_id NOT IN (TABLE hidden)`;
   const matching = (param: string, also = '') =>
@@ -257,7 +259,7 @@ export async function findCandidates(
   const weighted = (queries: string[]) =>
     `(${queries.map((q, i) => `CASE WHEN search @@ ${param(q)} THEN ${weights[i]!}::float8 ELSE 0 END`).join(' + ')})`;
   const { rows } = await deps.pool.query<CandidateRow>(
-    `WITH hidden AS MATERIALIZED (SELECT m.id FROM manuals m WHERE NOT (${manualVisibleTo(opts.role, 'm')})),
+    `WITH hidden AS MATERIALIZED (SELECT m.id FROM manuals m WHERE (${manualVisibleTo(opts.role, 'm')}) IS NOT TRUE),
      every_way AS ${matching('$1')},
      candidate AS (
        SELECT id, manual_id, search || ''::tsvector AS search

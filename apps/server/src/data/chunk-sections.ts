@@ -122,6 +122,12 @@ function pageSections(
 }
 
 /**
+ * Raise it when the reading of a file or its chunking changes what a manual's chunks hold: the
+ * ingestion worker reads every manual made by an older version again (migrations/023).
+ */
+export const CHUNKING_VERSION = 1;
+
+/**
  * Cuts a manual's pages into chunks along its sections: a chunk starts at a heading where one
  * falls, a fragment under 200 characters is joined to the next section, and a section up to 1.5 x `size`
  * (a procedure with its numbered steps) stays whole; longer ones are split at paragraph,

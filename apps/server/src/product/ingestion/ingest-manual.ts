@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { PageText, TextChunk } from '../../data/chunk.js';
+import { CHUNKING_VERSION } from '../../data/chunk-sections.js';
 import type { ExtractDocument } from '../../data/extract.js';
 import { transaction } from '../../db/pool.js';
 import { ApiError } from '../../errors.js';
@@ -75,7 +76,8 @@ export async function ingestManual(
   );
   const manual = rows[0];
   if (!manual) return; // deleted meanwhile: its job went with it
-  if (!(await startProcessing(deps, job, workerId))) return;
+  // A refresh leaves the manual ready, and searchable on its old chunks, until the new ones are in.
+  if (!job.refresh && !(await startProcessing(deps, job, workerId))) return;
   try {
     // The text read when the file was uploaded, if it was kept: a file's text is read once.
     // (It is not kept for a file with scanned pages: those are read by OCR here.)
@@ -99,7 +101,7 @@ export async function ingestManual(
       );
       await deleteFileText(client, manual.file_url);
       await client.query(
-        "UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2, ocr_pages = $3, figure_pages = $4, figure_boxes = $5 WHERE id = $1",
+        "UPDATE manuals SET processing_status = 'ready', processing_error = NULL, page_count = $2, ocr_pages = $3, figure_pages = $4, figure_boxes = $5, chunked_with = $6 WHERE id = $1",
         [
           manual.id,
           pages.length,
@@ -110,16 +112,19 @@ export async function ingestManual(
               pages.flatMap((p) => (p.figure ? [[p.page, p.figure.map((n) => Math.round(n * 10) / 10)]] : [])),
             ),
           ),
+          CHUNKING_VERSION,
         ],
       );
       return chunks.length;
     });
     deps.events.emit('manual.status', { manualId: manual.id, status: 'ready', error: null, pageCount: pages.length });
-    deps.log.info(`ingested manual ${manual.id}: ${pages.length} pages, ${stored} chunks`);
+    deps.log.info(
+      `${job.refresh ? 'read again' : 'ingested'} manual ${manual.id}: ${pages.length} pages, ${stored} chunks`,
+    );
   } catch (error) {
     if (error instanceof LeaseLost) return; // another worker owns the job now
     if (stopping?.aborted) {
-      if (await releaseJob(deps.pool, job, workerId)) await setStatus(deps, manual.id, 'pending');
+      if ((await releaseJob(deps.pool, job, workerId)) && !job.refresh) await setStatus(deps, manual.id, 'pending');
       return;
     }
     // A file that cannot be read will not read better later; anything else is retried.
@@ -129,6 +134,11 @@ export async function ingestManual(
       deps.log.error(`ingestion of manual ${manual.id} failed: ${(error as Error).stack ?? error}`);
     const outcome = await failJob(deps.pool, job, workerId, reason, permanent);
     if (outcome === 'lost') return;
+    if (job.refresh) {
+      // Its old chunks still answer: the manual stays ready.
+      deps.log.warn(`manual ${manual.id} could not be read again (${reason}); it keeps its earlier chunks`);
+      return;
+    }
     await setStatus(deps, manual.id, outcome === 'failed' ? 'failed' : 'pending', {
       error: outcome === 'failed' ? reason : null,
     });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkText } from '../../data/chunk.js';
+import { CHUNKING_VERSION } from '../../data/chunk-sections.js';
 import { createExtractor, type ExtractDocument } from '../../data/extract.js';
 import { makeManualPdf, makePdf } from '../../data/fixtures/make-documents.js';
 import { createFileStore } from '../../storage/index.js';
@@ -222,6 +223,85 @@ describe('two servers on one database', () => {
     );
     expect(content).toHaveLength(16);
     for (const row of content) expect(row).toMatchObject({ n: 2, distinct_indexes: 2, first: 0 });
+  });
+});
+
+describe('manuals an older chunking read', () => {
+  const lib = useLibrary();
+
+  it('are read again in the background when a server starts, staying ready and searchable meanwhile', async () => {
+    let app = await lib.start();
+    const { technician } = await signUpLibrarians(app);
+    const pdf = await makePdf([
+      ['Pump manual, page one.', 'Check PN-4471-B.'],
+      ['Page two.', 'Error E42: blocked drain.'],
+    ]);
+    const old = await addManual(app, technician, { fileName: 'old-pump.pdf', bytes: pdf });
+    await waitForIngestion(lib.pool, old.id);
+    const fresh = await chunksOf(lib.pool, old.id);
+    const version = async (id: string) =>
+      (await lib.pool.query('SELECT chunked_with FROM manuals WHERE id = $1', [id])).rows[0].chunked_with;
+    expect(await version(old.id)).toBe(CHUNKING_VERSION);
+
+    // As an older server left it: its chunks cut otherwise, and a version below today's.
+    await lib.pool.query('DELETE FROM manual_content WHERE manual_id = $1 AND chunk_index > 0', [old.id]);
+    await lib.pool.query("UPDATE manual_content SET extracted_text = 'as an old chunker cut it' WHERE manual_id = $1", [
+      old.id,
+    ]);
+    await lib.pool.query('UPDATE manuals SET chunked_with = $2 WHERE id = $1', [old.id, CHUNKING_VERSION - 1]);
+    // One whose file is gone keeps its chunks; rows not made by ingestion (NULL) are left alone.
+    for (const [id, chunkedWith] of [
+      ['manual_gone', CHUNKING_VERSION - 1],
+      ['manual_imported', null],
+    ] as const) {
+      await lib.pool.query(
+        `INSERT INTO manuals (id, title, file_url, file_name, processing_status, chunked_with)
+         VALUES ($1, 'Old', '${LIBRARY_PUBLIC_URL}/files/missing.pdf', 'missing.pdf', 'ready', $2)`,
+        [id, chunkedWith],
+      );
+      await lib.pool.query("INSERT INTO ingestion_jobs (manual_id, status, attempts) VALUES ($1, 'done', 1)", [id]);
+      await lib.pool.query(
+        "INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1 || '_0', $1, 'kept text', 0, 1)",
+        [id],
+      );
+    }
+
+    await lib.stop(app);
+    app = await lib.start();
+    const statuses = new Set<string>();
+    await waitFor('the old manual to be read again', async () => {
+      const { rows } = await lib.pool.query('SELECT processing_status FROM manuals');
+      for (const row of rows) statuses.add(row.processing_status);
+      return (await version(old.id)) === CHUNKING_VERSION ? true : undefined;
+    });
+    expect(statuses).toEqual(new Set(['ready']));
+    expect((await chunksOf(lib.pool, old.id)).map((c) => c.chunk_index)).toEqual(fresh.map((c) => c.chunk_index));
+    await waitFor('the missing file to be given up on', async () =>
+      (await jobOf(lib.pool, 'manual_gone')).status === 'failed' ? true : undefined,
+    );
+    const { rows } = await lib.pool.query(
+      `SELECT m.id, m.processing_status, m.processing_error, m.chunked_with, j.status AS job, c.extracted_text
+       FROM manuals m JOIN ingestion_jobs j ON j.manual_id = m.id JOIN manual_content c ON c.manual_id = m.id
+       WHERE m.id IN ('manual_gone', 'manual_imported') ORDER BY m.id`,
+    );
+    expect(rows).toEqual([
+      {
+        id: 'manual_gone',
+        processing_status: 'ready',
+        processing_error: null,
+        chunked_with: CHUNKING_VERSION - 1,
+        job: 'failed',
+        extracted_text: 'kept text',
+      },
+      {
+        id: 'manual_imported',
+        processing_status: 'ready',
+        processing_error: null,
+        chunked_with: null,
+        job: 'done',
+        extracted_text: 'kept text',
+      },
+    ]);
   });
 });
 

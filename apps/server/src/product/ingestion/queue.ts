@@ -4,29 +4,32 @@ export interface ClaimedJob {
   id: number;
   manualId: string;
   attempts: number;
+  /** The manual is ready and is read again (a newer chunking): it stays ready meanwhile. */
+  refresh: boolean;
 }
 
 export const MAX_ATTEMPTS = 5;
 
 /**
- * Claims the next job that is due, or whose worker's lease lapsed (its server died), with
+ * Claims the next job that is due, or whose worker's lease lapsed (its server died), a manual's
+ * first reading before any refresh (a new upload does not wait for the library's re-reading), with
  * FOR UPDATE SKIP LOCKED so any number of workers on any number of instances share the queue.
  */
 export async function claimJob(pool: pg.Pool, workerId: string, leaseSeconds: number): Promise<ClaimedJob | undefined> {
-  const { rows } = await pool.query<{ id: string; manual_id: string; attempts: number }>(
+  const { rows } = await pool.query<{ id: string; manual_id: string; attempts: number; refresh: boolean }>(
     `UPDATE ingestion_jobs j
      SET status = 'running', attempts = attempts + 1, locked_by = $1, locked_until = now() + make_interval(secs => $2), updated_at = now()
      WHERE j.id = (
        SELECT id FROM ingestion_jobs
        WHERE (status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now())
-       ORDER BY run_after, id
+       ORDER BY refresh, run_after, id
        FOR UPDATE SKIP LOCKED
        LIMIT 1)
-     RETURNING j.id, j.manual_id, j.attempts`,
+     RETURNING j.id, j.manual_id, j.attempts, j.refresh`,
     [workerId, leaseSeconds],
   );
   const row = rows[0];
-  return row && { id: Number(row.id), manualId: row.manual_id, attempts: row.attempts };
+  return row && { id: Number(row.id), manualId: row.manual_id, attempts: row.attempts, refresh: row.refresh };
 }
 
 /** Extends a running job's lease; false when another worker has taken it over. */
@@ -131,4 +134,21 @@ export async function enqueueManuals(client: pg.PoolClient, manualIds: string[])
     [manualIds],
   );
   if (rowCount) await client.query("SELECT pg_notify('ingestion', '')");
+}
+
+/**
+ * Queues again, as refreshes, the ready manuals whose chunks an older chunking made. Only a job
+ * that is done is taken (a manual waiting for its first reading, or failed, is not), so servers
+ * starting together queue each manual once. Returns how many were queued.
+ */
+export async function queueRefreshes(pool: pg.Pool, chunkingVersion: number): Promise<number> {
+  const { rowCount } = await pool.query(
+    `UPDATE ingestion_jobs j
+     SET status = 'queued', refresh = true, attempts = 0, run_after = now(), last_error = NULL, updated_at = now()
+     FROM manuals m
+     WHERE m.id = j.manual_id AND m.processing_status = 'ready' AND m.chunked_with < $1 AND j.status = 'done'`,
+    [chunkingVersion],
+  );
+  if (rowCount) await pool.query("SELECT pg_notify('ingestion', '')");
+  return rowCount ?? 0;
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { CHUNKING_VERSION } from '../../data/chunk-sections.js';
 import { isAlive } from '../../db/embedded.js';
 import { deleteAbandonedFileTexts } from '../manuals/texts.js';
 import { type IngestionDeps, ingestManual } from './ingest-manual.js';
-import { claimJob, expireLeasesOfDeadWorkers, renewLease } from './queue.js';
+import { claimJob, expireLeasesOfDeadWorkers, queueRefreshes, renewLease } from './queue.js';
 
 export interface WorkerOptions {
   leaseSeconds?: number;
@@ -13,7 +14,8 @@ export interface WorkerOptions {
 /**
  * The in-process ingestion worker: works through the job table one manual at a time (the
  * extraction itself runs in worker threads), wakes at once on NOTIFY and polls as a fallback,
- * renews its lease while it works, and removes the files of deleted manuals.
+ * renews its lease while it works, reads again the manuals an older chunking read, and removes
+ * the files of deleted manuals.
  */
 export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, pollMs = 2000 }: WorkerOptions = {}) {
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -59,6 +61,13 @@ export function startIngestionWorker(deps: IngestionDeps, { leaseSeconds = 120, 
     await expireLeasesOfDeadWorkers(deps.pool, hostname(), isAlive).catch((error: Error) =>
       deps.log.warn(`ingestion worker: ${error.message}`),
     );
+    // Manuals an older version of the chunking read are read again, one by one, behind new uploads.
+    await queueRefreshes(deps.pool, CHUNKING_VERSION)
+      .then(
+        (n) =>
+          n && deps.log.info(`ingestion worker: ${n} manuals queued to be read again (chunking ${CHUNKING_VERSION})`),
+      )
+      .catch((error: Error) => deps.log.warn(`ingestion worker: ${error.message}`));
     while (running) {
       try {
         if (!listener) await listen();

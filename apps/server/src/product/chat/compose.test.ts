@@ -423,6 +423,9 @@ describe('composeAnswer', () => {
     expect(text.match(/^```$/gm)).toHaveLength(2);
     expect(text).toContain('        page_size = 0x1;');
     expect(text).not.toContain('memory "flash"');
+    // The banner that only names the part in comments is no line to type.
+    expect(text).not.toContain('# AVR128DB28');
+    expect(text).toContain('    id = "avr128db28";');
   });
 
   it('reads a bulleted item on as one when extraction broke it onto a second line', () => {
@@ -606,6 +609,55 @@ describe('composeAnswer', () => {
     ]);
     expect(text).not.toContain('export DISPLAY');
     expect(text).toContain('exit with error code 0');
+  });
+
+  it('takes what helps against the symptom, a sentence or two after it in its paragraph', () => {
+    const page = [
+      '16.8 Memory usage',
+      '',
+      'Started in batch mode, the logger writes every sample straight to its file. In interactive mode the logger keeps all samples in memory, to be available for later review. A long run may outgrow even Gigabytes of memory. The same may happen after many runs without a restart. Issuing the keep <channels> command will help to reduce memory needs by keeping only the channels named.',
+    ].join('\n');
+    const { text } = composeAnswer('logger eats all my memory in interactive mode', [passage(page)]);
+    const direct = text.slice(0, text.indexOf('*CX-10'));
+    expect(direct).toContain('In interactive mode the logger keeps all samples in memory');
+    expect(direct).toContain('Issuing the keep \\<channels> command will help to reduce memory needs');
+    expect(direct).not.toContain('many runs without a restart');
+  });
+
+  it('introduces rows only with a line that introduces them, not with the sentence that happens to end before them', () => {
+    const options = [
+      '--quiet Disable some of the less important warnings. For more details, see the quiet keyword on page 60.',
+      '--no-warning <nnnn> Disable the warning with number <nnnn>.',
+      '--strict Treat all warnings as errors.',
+      '--list-dirs Display the directories in the search path',
+      '--codeseg <Name> The name to be used for the code segment, default CSEG. This is useful if you need to tell the compiler to put the code in a special segment so you can later on tell the linker where to put it.',
+    ].join('\n');
+    const rows = composeAnswer('switch off one warning by its number', [passage(options)]).text;
+    expect(rows.startsWith(`*${passage('').title}, page 12* [1]\n\n- --no-warning \\<nnnn> Disable the warning`)).toBe(
+      true,
+    );
+    expect(rows).not.toContain('For more details');
+
+    const captioned = composeAnswer('switch off one warning by its number', [
+      passage(options.replace('see the quiet keyword on page 60.', 'the switches are listed below:')),
+    ]).text;
+    expect(captioned.startsWith('`--quiet`: For more details, the switches are listed below:\\\n')).toBe(true);
+  });
+
+  it("shows a page's numbered list only when it carries the question or follows the answer", () => {
+    const page = [
+      'The solver converges when both of these hold:',
+      '',
+      '1. The branch currents converge to within 0.1 %.',
+      '2. The node voltages converge to within 1 microvolt.',
+      '',
+      'The nominal temperature, at which the model parameters were measured, is called tnom. Its default is 27 degrees.',
+    ].join('\n');
+    const tnom = composeAnswer('tnom default, temperature the parameters were measured at', [passage(page)]).text;
+    expect(tnom).toContain('is called tnom');
+    expect(tnom).not.toContain('1. The branch currents');
+    const converge = composeAnswer('when does the solver converge', [passage(page)]).text;
+    expect(converge).toContain('1. The branch currents converge to within 0.1 %.\n2. The node voltages');
   });
 
   it("shows a compiler's reserved name with leading underscores as code, as typed", () => {

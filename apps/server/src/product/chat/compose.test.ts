@@ -644,7 +644,7 @@ describe('composeAnswer', () => {
     expect(captioned.startsWith('`--quiet`: For more details, the switches are listed below:\\\n')).toBe(true);
   });
 
-  it("shows a page's numbered list only when it carries the question or follows the answer", () => {
+  it("shows a page's numbered list only when it or its lead-in carries the question (not only the manual's name) or it follows the answer", () => {
     const page = [
       'The solver converges when both of these hold:',
       '',
@@ -658,6 +658,32 @@ describe('composeAnswer', () => {
     expect(tnom).not.toContain('1. The branch currents');
     const converge = composeAnswer('when does the solver converge', [passage(page)]).text;
     expect(converge).toContain('1. The branch currents converge to within 0.1 %.\n2. The node voltages');
+
+    // The manual's own name is on most of its pages: a list that carries only it answers nothing.
+    const oil = [
+      'Where the compressor is built:',
+      '',
+      '1. Compressors of this series are assembled in Italy.',
+      '2. Each compressor leaves the plant with a spare belt.',
+      '',
+      'Check the oil level at the sight glass with the unit stopped. Top up with ISO 46 oil.',
+    ].join('\n');
+    expect(composeAnswer('compressor oil level check', [passage(oil)]).text).not.toContain('1. Compressors');
+
+    // A list whose lead-in line carries the question belongs to it, though the answer's sentences stand elsewhere.
+    const report = [
+      'A complete fault report holds:',
+      '',
+      '1. The serial number of the unit.',
+      '2. The hours run since the last service.',
+      '',
+      'Spare parts, belts and filters are listed in chapter 9, with the order number of each and the interval at which it is replaced.',
+      '',
+      'For alarm A12 on the CX-10, send a fault report with the alarm log attached to your distributor.',
+    ].join('\n');
+    const sent = composeAnswer('what to send with a fault report for alarm A12 on the CX-10', [passage(report)]).text;
+    expect(sent.startsWith('For alarm A12 on the CX-10, send a fault report')).toBe(true);
+    expect(sent).toContain('1. The serial number of the unit.\n2. The hours run');
   });
 
   it("shows a compiler's reserved name with leading underscores as code, as typed", () => {

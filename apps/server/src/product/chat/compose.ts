@@ -348,9 +348,13 @@ function stepsOf(blocks: Block[], terms: Terms, direct: Scored[]): string[] {
   const steps = blocks.filter((b) => b.kind === 'step');
   if (steps.length < 2) return [];
   // A numbered list elsewhere on the page (a list of criteria, of search paths) is no procedure for the
-  // question: it is shown when it carries the question's terms or follows the direct answer.
+  // question: it is shown when it or the line that leads into it carries the question's terms, or when it
+  // follows the direct answer.
   const firstStep = blocks.indexOf(steps[0]!);
-  const introduced = direct.some((s) => s.block < firstStep && s.block >= firstStep - 2);
+  const leadIn = blocks[firstStep - 1];
+  const introduced =
+    direct.some((s) => s.block < firstStep && s.block >= firstStep - 2) ||
+    (leadIn?.kind === 'prose' && termScore(leadIn.sentences.at(-1)!, terms) > 0);
   if (!introduced && !steps.some((step) => termScore(step.text, terms) > 0)) return [];
   const shown = steps.slice(0, MAX_STEPS);
   // Markdown numbers an ordered list on from its first item, so the list starts at the manual's first number.
@@ -441,7 +445,9 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
   // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.
   const bestScore = Math.max(0, ...direct.map((s) => termScore(s.text, terms)));
-  const steps = stepsOf(blocks, terms, direct);
+  // The manual's own name ("sdcc", "ngspice") is on most of its pages: a numbered list that carries only it answers nothing.
+  const topical = { ...terms, words: terms.words.filter((w) => !hasWord(best.title, w)) };
+  const steps = stepsOf(blocks, topical, direct);
   const { rows, direct: lead } = rowsOf(blocks, direct);
   const leadText = directText(lead, blocks);
   // An option printed above its description is in the lead already, not again as a code block.

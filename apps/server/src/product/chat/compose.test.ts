@@ -686,6 +686,26 @@ describe('composeAnswer', () => {
     expect(sent).toContain('1. The serial number of the unit.\n2. The hours run');
   });
 
+  it('ends the direct answer with the sentence that leads into the steps, so the list follows it', () => {
+    const page = [
+      '9.1 Reporting a fault',
+      '',
+      'Faults are reported through the service portal. When reporting a fault please make sure you note:',
+      '',
+      '1. Note the alarm code shown on the display.',
+      '2. Note the hours run.',
+      '',
+      'Engineers are frustrated by reports of a fault without the alarm code, so please note it when reporting one.',
+    ].join('\n');
+    const { text } = composeAnswer('what to note when reporting a fault', [passage(page)]);
+    expect(
+      text.startsWith(
+        `Faults are reported through the service portal. When reporting a fault please make sure you note:\\\n*${passage('').title}, page 12* [1]\n\n1. Note the alarm code`,
+      ),
+    ).toBe(true);
+    expect(text).not.toContain('Engineers are frustrated');
+  });
+
   it("shows a compiler's reserved name with leading underscores as code, as typed", () => {
     expect(escapeMarkdown('The __asm__ format; old __asm ... __endasm; and _not emphasis_')).toBe(
       'The `__asm__` format; old `__asm` ... `__endasm`; and \\_not emphasis\\_',

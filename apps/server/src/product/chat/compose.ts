@@ -448,7 +448,13 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   // The manual's own name ("sdcc", "ngspice") is on most of its pages: a numbered list that carries only it answers nothing.
   const topical = { ...terms, words: terms.words.filter((w) => !hasWord(best.title, w)) };
   const steps = stepsOf(blocks, topical, direct);
-  const { rows, direct: lead } = rowsOf(blocks, direct);
+  const { rows, direct: shownFirst } = rowsOf(blocks, direct);
+  // A sentence that leads into the steps ("When reporting a bug please make sure you:") ends the direct
+  // answer, so the list follows it; what the page says after the list would come before it.
+  const firstStep = blocks.findIndex((b) => b.kind === 'step');
+  const leadIn =
+    steps.length > 0 ? shownFirst.find((s) => s.block === firstStep - 1 && s.text.endsWith(':')) : undefined;
+  const lead = leadIn ? shownFirst.filter((s) => s.order <= leadIn.order) : shownFirst;
   const leadText = directText(lead, blocks);
   // An option printed above its description is in the lead already, not again as a code block.
   const subjects = new Set(

@@ -644,7 +644,7 @@ describe('composeAnswer', () => {
     expect(captioned.startsWith('`--quiet`: For more details, the switches are listed below:\\\n')).toBe(true);
   });
 
-  it("shows a page's numbered list only when it or its lead-in carries the question (not only the manual's name) or it follows the answer", () => {
+  it("shows a page's numbered list only when it or its lead-in carries the question (not only the manual's name, which shows no listing either) or it follows the answer", () => {
     const page = [
       'The solver converges when both of these hold:',
       '',
@@ -669,6 +669,11 @@ describe('composeAnswer', () => {
       'Check the oil level at the sight glass with the unit stopped. Top up with ISO 46 oil.',
     ].join('\n');
     expect(composeAnswer('compressor oil level check', [passage(oil)]).text).not.toContain('1. Compressors');
+    // Nor does a listing.
+    const version = ['The firmware version is printed by:', '', '```', 'compressor --version', '```', '', oil].join(
+      '\n',
+    );
+    expect(composeAnswer('compressor oil level check', [passage(version)]).text).not.toContain('compressor --version');
 
     // A list whose lead-in line carries the question belongs to it, though the answer's sentences stand elsewhere.
     const report = [
@@ -704,6 +709,27 @@ describe('composeAnswer', () => {
       ),
     ).toBe(true);
     expect(text).not.toContain('Engineers are frustrated');
+  });
+
+  it('shows the listing a chosen sentence introduces with a colon, not only the one after the last sentence', () => {
+    const page = [
+      'If the unit trips after a cold start, add the following line to the settings file:',
+      '',
+      '```',
+      'purge_interval = 30',
+      '```',
+      '',
+      'Usually a value of 30 is enough. In bad cases one can try 60.',
+      '',
+      'If the unit is noisy at night, a lower fan speed helps.',
+      '',
+      '```',
+      'fan_speed = 2',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer('unit trips after a cold start and is noisy at night', [passage(page)]);
+    expect(text).toContain('the settings file:\\\nIf the unit is noisy at night');
+    expect(text).toContain('```\npurge_interval = 30\n```\n\n```\nfan_speed = 2\n```');
   });
 
   it("shows a compiler's reserved name with leading underscores as code, as typed", () => {

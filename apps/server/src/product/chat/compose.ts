@@ -365,8 +365,12 @@ function stepsOf(blocks: Block[], terms: Terms, direct: Scored[]): string[] {
 
 const onlyComments = (part: string) => part.split('\n').every((line) => /^\s*(?:#|\/\/|;|\/\*|\*|--\s|$)/.test(line));
 
-/** The code blocks that name a term of the question, else the one right after the chosen sentences (what they introduce). */
-function codeOf(blocks: Block[], terms: Terms, after: number, shown: Set<number>): string[] {
+/**
+ * The code blocks a chosen sentence introduces with a colon, then those that name a term of the
+ * question, else the one right after the chosen sentences (what they introduce); in page order.
+ */
+function codeOf(blocks: Block[], terms: Terms, direct: Scored[], shown: Set<number>): string[] {
+  const after = direct.at(-1)?.block ?? -1;
   const code = blocks.flatMap((b, index) => (b.kind === 'code' && !shown.has(index) ? [{ text: b.text, index }] : []));
   if (code.length === 0) return [];
   // A bare number of the question ("exit code 0") says nothing of a listing that prints a 0 somewhere.
@@ -382,7 +386,13 @@ function codeOf(blocks: Block[], terms: Terms, after: number, shown: Set<number>
       (introduces ||
         !(/^-{1,2}[A-Za-z]/.test(c.text) && isOptionLine(c.text) && blocks[c.index + 1]?.kind === 'prose')),
   );
-  const chosen = matching.length > 0 ? matching.slice(0, MAX_CODE_BLOCKS) : next ? [next] : [];
+  // The listing a chosen sentence introduces ("add the following .option card:") is what it asks to type.
+  const introduced = code.filter((c) => direct.some((s) => s.block === c.index - 1 && s.text.endsWith(':')));
+  const chosen = [...new Set([...introduced, ...(matching.length > 0 ? matching : next ? [next] : [])])].slice(
+    0,
+    MAX_CODE_BLOCKS,
+  );
+  chosen.sort((a, b) => a.index - b.index);
   return chosen.map((c) => {
     let lines = c.text.split('\n');
     const all = lines.length;
@@ -445,7 +455,8 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
   // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.
   const bestScore = Math.max(0, ...direct.map((s) => termScore(s.text, terms)));
-  // The manual's own name ("sdcc", "ngspice") is on most of its pages: a numbered list that carries only it answers nothing.
+  // The manual's own name ("sdcc", "ngspice") is on most of its pages: a numbered list or a listing that
+  // carries only it answers nothing.
   const topical = { ...terms, words: terms.words.filter((w) => !hasWord(best.title, w)) };
   const steps = stepsOf(blocks, topical, direct);
   const { rows, direct: shownFirst } = rowsOf(blocks, direct);
@@ -460,7 +471,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const subjects = new Set(
     lead.filter((s) => blocks[s.block - 1]?.kind === 'code' && subjectOf(blocks, s)).map((s) => s.block - 1),
   );
-  const code = codeOf(blocks, terms, direct.at(-1)?.block ?? -1, subjects);
+  const code = codeOf(blocks, topical, direct, subjects);
   const quote = direct[0]?.text ?? quoteOf(question, best.text);
   const sources = [sourceOf(best, quote)];
 

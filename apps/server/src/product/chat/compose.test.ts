@@ -732,6 +732,20 @@ describe('composeAnswer', () => {
     expect(text).toContain('```\npurge_interval = 30\n```\n\n```\nfan_speed = 2\n```');
   });
 
+  it('leaves out a sentence that introduces a table or listing the answer does not show', () => {
+    const page = [
+      'The A12 alarm trips when the intake is blocked. The pin mapping for the A12 sensor plug is:',
+      'Pin Signal',
+      '1 GND',
+      '2 +5V',
+      '3 OUT',
+      'To clear the A12 alarm, remove the blockage from the intake and hold the RESET key on the panel for three seconds until the display goes dark.',
+    ].join('\n');
+    const { text } = composeAnswer('how do I clear the A12 alarm', [passage(page)]);
+    expect(text.startsWith('The A12 alarm trips when the intake is blocked.\\\nTo clear the A12 alarm')).toBe(true);
+    expect(text).not.toContain('pin mapping');
+  });
+
   it("shows a compiler's reserved name with leading underscores as code, as typed", () => {
     expect(escapeMarkdown('The __asm__ format; old __asm ... __endasm; and _not emphasis_')).toBe(
       'The `__asm__` format; old `__asm` ... `__endasm`; and \\_not emphasis\\_',

@@ -369,7 +369,12 @@ const onlyComments = (part: string) => part.split('\n').every((line) => /^\s*(?:
  * The code blocks a chosen sentence introduces with a colon, then those that name a term of the
  * question, else the one right after the chosen sentences (what they introduce); in page order.
  */
-function codeOf(blocks: Block[], terms: Terms, direct: Scored[], shown: Set<number>): string[] {
+function codeOf(
+  blocks: Block[],
+  terms: Terms,
+  direct: Scored[],
+  shown: Set<number>,
+): { index: number; text: string }[] {
   const after = direct.at(-1)?.block ?? -1;
   const code = blocks.flatMap((b, index) => (b.kind === 'code' && !shown.has(index) ? [{ text: b.text, index }] : []));
   if (code.length === 0) return [];
@@ -403,7 +408,7 @@ function codeOf(blocks: Block[], terms: Terms, direct: Scored[], shown: Set<numb
     if (all > CODE_LINES && asked.length > 0 && asked.length < parts.length) lines = asked.join('\n\n').split('\n');
     const shown = fenced(lines.slice(0, CODE_LINES).join('\n'));
     const more = all - Math.min(lines.length, CODE_LINES);
-    return more > 0 ? `${shown}\n\n_${more} more lines on the page._` : shown;
+    return { index: c.index, text: more > 0 ? `${shown}\n\n_${more} more lines on the page._` : shown };
   });
 }
 
@@ -465,20 +470,32 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const firstStep = blocks.findIndex((b) => b.kind === 'step');
   const leadIn =
     steps.length > 0 ? shownFirst.find((s) => s.block === firstStep - 1 && s.text.endsWith(':')) : undefined;
-  const lead = leadIn ? shownFirst.filter((s) => s.order <= leadIn.order) : shownFirst;
-  const leadText = directText(lead, blocks);
+  const beforeSteps = leadIn ? shownFirst.filter((s) => s.order <= leadIn.order) : shownFirst;
   // An option printed above its description is in the lead already, not again as a code block.
   const subjects = new Set(
-    lead.filter((s) => blocks[s.block - 1]?.kind === 'code' && subjectOf(blocks, s)).map((s) => s.block - 1),
+    beforeSteps.filter((s) => blocks[s.block - 1]?.kind === 'code' && subjectOf(blocks, s)).map((s) => s.block - 1),
   );
   const code = codeOf(blocks, topical, direct, subjects);
+  // A sentence that introduces a listing or a table the answer does not show ("The pin mapping for the
+  // JTAG-to-ISP adapter is:") promises what does not follow.
+  const shownCode = new Set(code.map((c) => c.index));
+  const promisesUnshown = (s: Scored) => {
+    const next = blocks[s.block + 1];
+    const shown =
+      shownCode.has(s.block + 1) || subjects.has(s.block + 1) || beforeSteps.some((o) => o.order === s.order + 1);
+    if (!s.text.endsWith(':') || shown) return false;
+    return next?.kind === 'code' || (isRow(next) && rows.length === 0);
+  };
+  const kept = beforeSteps.filter((s) => !promisesUnshown(s));
+  const lead = kept.length > 0 ? kept : beforeSteps;
+  const leadText = directText(lead, blocks);
   const quote = direct[0]?.text ?? quoteOf(question, best.text);
   const sources = [sourceOf(best, quote)];
 
   const parts = [`${leadText ? `${leadText}\\\n` : ''}*${label(best)}* [1]`];
   if (rows.length > 0) parts.push(rows.join('\n'));
   if (steps.length > 0) parts.push(steps.join('\n'));
-  parts.push(...code);
+  parts.push(...code.map((c) => c.text));
 
   const further: string[] = [];
   const shownPages = new Set([`${best.manualId}:${best.page}`]);

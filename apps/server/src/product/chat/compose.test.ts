@@ -423,6 +423,9 @@ describe('composeAnswer', () => {
     expect(text.match(/^```$/gm)).toHaveLength(2);
     expect(text).toContain('        page_size = 0x1;');
     expect(text).not.toContain('memory "flash"');
+    // The banner that only names the part in comments is no line to type.
+    expect(text).not.toContain('# AVR128DB28');
+    expect(text).toContain('    id = "avr128db28";');
   });
 
   it('reads a bulleted item on as one when extraction broke it onto a second line', () => {
@@ -606,6 +609,141 @@ describe('composeAnswer', () => {
     ]);
     expect(text).not.toContain('export DISPLAY');
     expect(text).toContain('exit with error code 0');
+  });
+
+  it('takes what helps against the symptom, a sentence or two after it in its paragraph', () => {
+    const page = [
+      '16.8 Memory usage',
+      '',
+      'Started in batch mode, the logger writes every sample straight to its file. In interactive mode the logger keeps all samples in memory, to be available for later review. A long run may outgrow even Gigabytes of memory. The same may happen after many runs without a restart. Issuing the keep <channels> command will help to reduce memory needs by keeping only the channels named.',
+    ].join('\n');
+    const { text } = composeAnswer('logger eats all my memory in interactive mode', [passage(page)]);
+    const direct = text.slice(0, text.indexOf('*CX-10'));
+    expect(direct).toContain('In interactive mode the logger keeps all samples in memory');
+    expect(direct).toContain('Issuing the keep \\<channels> command will help to reduce memory needs');
+    expect(direct).not.toContain('many runs without a restart');
+  });
+
+  it('introduces rows only with a line that introduces them, not with the sentence that happens to end before them', () => {
+    const options = [
+      '--quiet Disable some of the less important warnings. For more details, see the quiet keyword on page 60.',
+      '--no-warning <nnnn> Disable the warning with number <nnnn>.',
+      '--strict Treat all warnings as errors.',
+      '--list-dirs Display the directories in the search path',
+      '--codeseg <Name> The name to be used for the code segment, default CSEG. This is useful if you need to tell the compiler to put the code in a special segment so you can later on tell the linker where to put it.',
+    ].join('\n');
+    const rows = composeAnswer('switch off one warning by its number', [passage(options)]).text;
+    expect(rows.startsWith(`*${passage('').title}, page 12* [1]\n\n- --no-warning \\<nnnn> Disable the warning`)).toBe(
+      true,
+    );
+    expect(rows).not.toContain('For more details');
+
+    const captioned = composeAnswer('switch off one warning by its number', [
+      passage(options.replace('see the quiet keyword on page 60.', 'the switches are listed below:')),
+    ]).text;
+    expect(captioned.startsWith('`--quiet`: For more details, the switches are listed below:\\\n')).toBe(true);
+  });
+
+  it("shows a page's numbered list only when it or its lead-in carries the question (not only the manual's name, which shows no listing either) or it follows the answer", () => {
+    const page = [
+      'The solver converges when both of these hold:',
+      '',
+      '1. The branch currents converge to within 0.1 %.',
+      '2. The node voltages converge to within 1 microvolt.',
+      '',
+      'The nominal temperature, at which the model parameters were measured, is called tnom. Its default is 27 degrees.',
+    ].join('\n');
+    const tnom = composeAnswer('tnom default, temperature the parameters were measured at', [passage(page)]).text;
+    expect(tnom).toContain('is called tnom');
+    expect(tnom).not.toContain('1. The branch currents');
+    const converge = composeAnswer('when does the solver converge', [passage(page)]).text;
+    expect(converge).toContain('1. The branch currents converge to within 0.1 %.\n2. The node voltages');
+
+    // The manual's own name is on most of its pages: a list that carries only it answers nothing.
+    const oil = [
+      'Where the compressor is built:',
+      '',
+      '1. Compressors of this series are assembled in Italy.',
+      '2. Each compressor leaves the plant with a spare belt.',
+      '',
+      'Check the oil level at the sight glass with the unit stopped. Top up with ISO 46 oil.',
+    ].join('\n');
+    expect(composeAnswer('compressor oil level check', [passage(oil)]).text).not.toContain('1. Compressors');
+    // Nor does a listing.
+    const version = ['The firmware version is printed by:', '', '```', 'compressor --version', '```', '', oil].join(
+      '\n',
+    );
+    expect(composeAnswer('compressor oil level check', [passage(version)]).text).not.toContain('compressor --version');
+
+    // A list whose lead-in line carries the question belongs to it, though the answer's sentences stand elsewhere.
+    const report = [
+      'A complete fault report holds:',
+      '',
+      '1. The serial number of the unit.',
+      '2. The hours run since the last service.',
+      '',
+      'Spare parts, belts and filters are listed in chapter 9, with the order number of each and the interval at which it is replaced.',
+      '',
+      'For alarm A12 on the CX-10, send a fault report with the alarm log attached to your distributor.',
+    ].join('\n');
+    const sent = composeAnswer('what to send with a fault report for alarm A12 on the CX-10', [passage(report)]).text;
+    expect(sent.startsWith('For alarm A12 on the CX-10, send a fault report')).toBe(true);
+    expect(sent).toContain('1. The serial number of the unit.\n2. The hours run');
+  });
+
+  it('ends the direct answer with the sentence that leads into the steps, so the list follows it', () => {
+    const page = [
+      '9.1 Reporting a fault',
+      '',
+      'Faults are reported through the service portal. When reporting a fault please make sure you note:',
+      '',
+      '1. Note the alarm code shown on the display.',
+      '2. Note the hours run.',
+      '',
+      'Engineers are frustrated by reports of a fault without the alarm code, so please note it when reporting one.',
+    ].join('\n');
+    const { text } = composeAnswer('what to note when reporting a fault', [passage(page)]);
+    expect(
+      text.startsWith(
+        `Faults are reported through the service portal. When reporting a fault please make sure you note:\\\n*${passage('').title}, page 12* [1]\n\n1. Note the alarm code`,
+      ),
+    ).toBe(true);
+    expect(text).not.toContain('Engineers are frustrated');
+  });
+
+  it('shows the listing a chosen sentence introduces with a colon, not only the one after the last sentence', () => {
+    const page = [
+      'If the unit trips after a cold start, add the following line to the settings file:',
+      '',
+      '```',
+      'purge_interval = 30',
+      '```',
+      '',
+      'Usually a value of 30 is enough. In bad cases one can try 60.',
+      '',
+      'If the unit is noisy at night, a lower fan speed helps.',
+      '',
+      '```',
+      'fan_speed = 2',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer('unit trips after a cold start and is noisy at night', [passage(page)]);
+    expect(text).toContain('the settings file:\\\nIf the unit is noisy at night');
+    expect(text).toContain('```\npurge_interval = 30\n```\n\n```\nfan_speed = 2\n```');
+  });
+
+  it('leaves out a sentence that introduces a table or listing the answer does not show', () => {
+    const page = [
+      'The A12 alarm trips when the intake is blocked. The pin mapping for the A12 sensor plug is:',
+      'Pin Signal',
+      '1 GND',
+      '2 +5V',
+      '3 OUT',
+      'To clear the A12 alarm, remove the blockage from the intake and hold the RESET key on the panel for three seconds until the display goes dark.',
+    ].join('\n');
+    const { text } = composeAnswer('how do I clear the A12 alarm', [passage(page)]);
+    expect(text.startsWith('The A12 alarm trips when the intake is blocked.\\\nTo clear the A12 alarm')).toBe(true);
+    expect(text).not.toContain('pin mapping');
   });
 
   it("shows a compiler's reserved name with leading underscores as code, as typed", () => {

@@ -132,6 +132,10 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
 // "The default value is 1.0e-12.", "Default is off.", "The default is 100."
 const statesDefault = /^(?:the\s+)?default(?:\s+value)?\s+(?:is|value)\b/i;
 
+// "Issuing the save command will help to reduce memory", "This can be addressed by changing ...".
+const tellsWhatHelps =
+  /\b(?:(?:will|should|may|can|might) help|helps|to (?:reduce|avoid|prevent|fix|solve|work around|speed up)|can be (?:addressed|avoided|fixed|solved|reduced|prevented)|works? around)\b/i;
+
 /**
  * The sentences that carry the question's terms, best first until `max` characters, put back
  * in reading order; an answer shorter than `enough` goes on with the sentences after it (a
@@ -178,6 +182,11 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
       length + next.text.length <= max
     )
       take(next);
+    // What helps against the symptom a sentence names may come a sentence or two later in its paragraph.
+    const remedy = weighed
+      .slice(sentence.order + 1, sentence.order + 4)
+      .find((s) => s.block === sentence.block && s.score > 0 && tellsWhatHelps.test(s.text));
+    if (picked <= 2 && remedy && !chosen.includes(remedy) && length + remedy.text.length <= max) take(remedy);
   }
   chosen.sort((a, b) => a.order - b.order);
   // The paragraph's short lead ("-D Disable auto erase for flash.", "Fault F28: no ignition.") or
@@ -240,6 +249,7 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
 }
 
 const MAX_ROWS = 12;
+const introducesRows = /:\s*$|\b(?:following|below|table|list)\b/i;
 const ROW_CHARS = 100;
 
 const isRow = (block: Block | undefined): boolean =>
@@ -279,10 +289,12 @@ function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Sc
     .slice(start, end + 1)
     .map((b) => `- ${escapeMarkdown((b as Extract<Block, { kind: 'prose' }>).sentences.join(' '))}`);
   const direct = chosen.filter((s) => s.block < start || s.block > end);
-  // Rows alone are introduced by the sentence before them ("The following table lists...").
+  // Rows alone are introduced by the line before them: a caption or the columns' names, or a sentence
+  // that introduces ("The following table lists...", "Possible values are:"), not any sentence that ends there.
   const before = blocks[start - 1];
-  if (direct.length === 0 && before?.kind === 'prose' && !isRow(before))
-    direct.push({ text: before.sentences.at(-1)!, score: 0, order: -1, block: start - 1 });
+  const intro = before?.kind === 'prose' ? before.sentences.at(-1)! : '';
+  if (direct.length === 0 && intro && !isRow(before) && (!/[.!?]["'’”)]*$/.test(intro) || introducesRows.test(intro)))
+    direct.push({ text: intro, score: 0, order: -1, block: start - 1 });
   return { rows, direct };
 }
 
@@ -332,9 +344,18 @@ function directText(sentences: Scored[], blocks: Block[]): string {
 }
 
 /** The passage's numbered steps as an ordered list, when it holds a procedure (two steps or more). */
-function stepsOf(blocks: Block[]): string[] {
+function stepsOf(blocks: Block[], terms: Terms, direct: Scored[]): string[] {
   const steps = blocks.filter((b) => b.kind === 'step');
   if (steps.length < 2) return [];
+  // A numbered list elsewhere on the page (a list of criteria, of search paths) is no procedure for the
+  // question: it is shown when it or the line that leads into it carries the question's terms, or when it
+  // follows the direct answer.
+  const firstStep = blocks.indexOf(steps[0]!);
+  const leadIn = blocks[firstStep - 1];
+  const introduced =
+    direct.some((s) => s.block < firstStep && s.block >= firstStep - 2) ||
+    (leadIn?.kind === 'prose' && termScore(leadIn.sentences.at(-1)!, terms) > 0);
+  if (!introduced && !steps.some((step) => termScore(step.text, terms) > 0)) return [];
   const shown = steps.slice(0, MAX_STEPS);
   // Markdown numbers an ordered list on from its first item, so the list starts at the manual's first number.
   const lines = shown.map((s, i) => `${shown[0]!.number + i}. ${escapeMarkdown(clip(s.text, STEP_CHARS))}`);
@@ -342,8 +363,19 @@ function stepsOf(blocks: Block[]): string[] {
   return lines;
 }
 
-/** The code blocks that name a term of the question, else the one right after the chosen sentences (what they introduce). */
-function codeOf(blocks: Block[], terms: Terms, after: number, shown: Set<number>): string[] {
+const onlyComments = (part: string) => part.split('\n').every((line) => /^\s*(?:#|\/\/|;|\/\*|\*|--\s|$)/.test(line));
+
+/**
+ * The code blocks a chosen sentence introduces with a colon, then those that name a term of the
+ * question, else the one right after the chosen sentences (what they introduce); in page order.
+ */
+function codeOf(
+  blocks: Block[],
+  terms: Terms,
+  direct: Scored[],
+  shown: Set<number>,
+): { index: number; text: string }[] {
+  const after = direct.at(-1)?.block ?? -1;
   const code = blocks.flatMap((b, index) => (b.kind === 'code' && !shown.has(index) ? [{ text: b.text, index }] : []));
   if (code.length === 0) return [];
   // A bare number of the question ("exit code 0") says nothing of a listing that prints a 0 somewhere.
@@ -359,17 +391,24 @@ function codeOf(blocks: Block[], terms: Terms, after: number, shown: Set<number>
       (introduces ||
         !(/^-{1,2}[A-Za-z]/.test(c.text) && isOptionLine(c.text) && blocks[c.index + 1]?.kind === 'prose')),
   );
-  const chosen = matching.length > 0 ? matching.slice(0, MAX_CODE_BLOCKS) : next ? [next] : [];
+  // The listing a chosen sentence introduces ("add the following .option card:") is what it asks to type.
+  const introduced = code.filter((c) => direct.some((s) => s.block === c.index - 1 && s.text.endsWith(':')));
+  const chosen = [...new Set([...introduced, ...(matching.length > 0 ? matching : next ? [next] : [])])].slice(
+    0,
+    MAX_CODE_BLOCKS,
+  );
+  chosen.sort((a, b) => a.index - b.index);
   return chosen.map((c) => {
     let lines = c.text.split('\n');
     const all = lines.length;
     // A long listing shows its parts (between blank lines) that carry the question, not only its top.
     const parts = c.text.split(/\n\s*\n/);
-    const asked = parts.filter((part) => termScore(part, terms) > 0);
+    // A part that is only comments (a "# AVR128DB28" banner) names what follows; the lines to type are below it.
+    const asked = parts.filter((part) => termScore(part, terms) > 0 && !onlyComments(part));
     if (all > CODE_LINES && asked.length > 0 && asked.length < parts.length) lines = asked.join('\n\n').split('\n');
     const shown = fenced(lines.slice(0, CODE_LINES).join('\n'));
     const more = all - Math.min(lines.length, CODE_LINES);
-    return more > 0 ? `${shown}\n\n_${more} more lines on the page._` : shown;
+    return { index: c.index, text: more > 0 ? `${shown}\n\n_${more} more lines on the page._` : shown };
   });
 }
 
@@ -421,21 +460,42 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
   // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.
   const bestScore = Math.max(0, ...direct.map((s) => termScore(s.text, terms)));
-  const steps = stepsOf(blocks);
-  const { rows, direct: lead } = rowsOf(blocks, direct);
-  const leadText = directText(lead, blocks);
+  // The manual's own name ("sdcc", "ngspice") is on most of its pages: a numbered list or a listing that
+  // carries only it answers nothing.
+  const topical = { ...terms, words: terms.words.filter((w) => !hasWord(best.title, w)) };
+  const steps = stepsOf(blocks, topical, direct);
+  const { rows, direct: shownFirst } = rowsOf(blocks, direct);
+  // A sentence that leads into the steps ("When reporting a bug please make sure you:") ends the direct
+  // answer, so the list follows it; what the page says after the list would come before it.
+  const firstStep = blocks.findIndex((b) => b.kind === 'step');
+  const leadIn =
+    steps.length > 0 ? shownFirst.find((s) => s.block === firstStep - 1 && s.text.endsWith(':')) : undefined;
+  const beforeSteps = leadIn ? shownFirst.filter((s) => s.order <= leadIn.order) : shownFirst;
   // An option printed above its description is in the lead already, not again as a code block.
   const subjects = new Set(
-    lead.filter((s) => blocks[s.block - 1]?.kind === 'code' && subjectOf(blocks, s)).map((s) => s.block - 1),
+    beforeSteps.filter((s) => blocks[s.block - 1]?.kind === 'code' && subjectOf(blocks, s)).map((s) => s.block - 1),
   );
-  const code = codeOf(blocks, terms, direct.at(-1)?.block ?? -1, subjects);
+  const code = codeOf(blocks, topical, direct, subjects);
+  // A sentence that introduces a listing or a table the answer does not show ("The pin mapping for the
+  // JTAG-to-ISP adapter is:") promises what does not follow.
+  const shownCode = new Set(code.map((c) => c.index));
+  const promisesUnshown = (s: Scored) => {
+    const next = blocks[s.block + 1];
+    const shown =
+      shownCode.has(s.block + 1) || subjects.has(s.block + 1) || beforeSteps.some((o) => o.order === s.order + 1);
+    if (!s.text.endsWith(':') || shown) return false;
+    return next?.kind === 'code' || (isRow(next) && rows.length === 0);
+  };
+  const kept = beforeSteps.filter((s) => !promisesUnshown(s));
+  const lead = kept.length > 0 ? kept : beforeSteps;
+  const leadText = directText(lead, blocks);
   const quote = direct[0]?.text ?? quoteOf(question, best.text);
   const sources = [sourceOf(best, quote)];
 
   const parts = [`${leadText ? `${leadText}\\\n` : ''}*${label(best)}* [1]`];
   if (rows.length > 0) parts.push(rows.join('\n'));
   if (steps.length > 0) parts.push(steps.join('\n'));
-  parts.push(...code);
+  parts.push(...code.map((c) => c.text));
 
   const further: string[] = [];
   const shownPages = new Set([`${best.manualId}:${best.page}`]);

@@ -259,6 +259,26 @@ describe('short options', () => {
   });
 });
 
+describe('compounds', () => {
+  it('finds two neighbouring words of the question where the manual writes them as one ("baud rate", "baudrate")', async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('pr', 'Programmer', '/f/pr.pdf', 'pr.pdf')",
+    );
+    const pages = [
+      'The baud of a line and the rate of its errors are logged at each start.',
+      'Options. -b baudrate sets the speed of the serial line to this rate.',
+    ];
+    for (const [i, text] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`pr_${i}`, 'pr', text, i, i + 1],
+      );
+    const { passages } = await retrievePassages({ pool: lib }, { question: 'change the baud rate', role: 'viewer' });
+    expect(passages[0]?.page).toBe(2);
+  });
+});
+
 describe('words the library lacks', () => {
   const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
   afterAll(() => embedder.close());

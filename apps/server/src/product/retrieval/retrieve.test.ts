@@ -210,7 +210,7 @@ describe('search text', () => {
       'Options. -p <partno> names the device; -b <baudrate> overrides the serial rate.',
       'At start the configuration is read from /usr/local/etc/programmer.conf unless another is given.',
       'The device is named by its part number; the serial rate comes from the configuration.',
-      'Postprocessing: packihx sourcefile.ihx >sourcefile.hex sorts the records by address; 1.8k is left whole.',
+      'Postprocessing: packihx sourcefile.ihx >sourcefile.hex sorts the records by address, e.g. 1.8k left whole.',
     ];
     for (const [i, text] of pages.entries())
       await lib.query(
@@ -233,6 +233,7 @@ describe('search text', () => {
     expect(await holding('conf')).toEqual([2]);
     expect(await holding('programmer.conf')).toEqual([2]);
     expect(await holding('8k')).toEqual([]);
+    expect(await holding('g')).toEqual([]);
   });
 });
 

@@ -12,6 +12,17 @@ describe('isHeading', () => {
   });
 });
 
+describe('isHeading, continued', () => {
+  it("takes a subsection's title ending in a stop and a one-word chapter, but no contents entry", () => {
+    for (const line of ['2.8.4 What the make install command does.', '20.5.1.1 Invocation:', '1 Introduction']) {
+      expect(isHeading(line), line).toBe(true);
+    }
+    for (const line of ['Appendix B Troubleshooting . . . . . . . . 52', '2.2 Programmers accepting extended parameters. . . . 19', '3.3 V is the supply.', '12 pins.']) {
+      expect(isHeading(line), line).toBe(false);
+    }
+  });
+});
+
 describe('chunkSections', () => {
   const procedure = ['Replacing the Door Gasket', ...Array.from({ length: 8 }, (_, i) => `${i + 1}. Step ${i + 1} of the procedure: loosen, lift and check the gasket seat carefully.`)].join('\n');
 
@@ -67,6 +78,23 @@ The JFET model.` },
     const chunks = chunkSections(pages, { size: 1000, overlap: 100 });
     expect(chunks.map((c) => c.heading)).toEqual(['15.4 Measurements', '15.4 Measurements', '15.4 Measurements', '15.4 Measurements']);
     for (const chunk of chunks) expect(chunk.text).not.toMatch(/SAFE OPERATING|CHAPTER 15/);
+  });
+
+  it('drops running heads set in capitals with a numbered section or chapter, and takes no heading or parent from them', () => {
+    const body = 'The library routines are compiled for each memory model. '.repeat(5);
+    const pages = [
+      { page: 10, text: `3.14. LIBRARY ROUTINES CHAPTER 3. USING SDCC\n3.14 Library Routines\n${body}\n9` },
+      { page: 11, text: `3.14. LIBRARY ROUTINES CHAPTER 3. USING SDCC\n${body}\n3.14.3 Math functions\n${body}\n10` },
+      { page: 12, text: `3.15. MEMORY MODELS CHAPTER 3. USING SDCC\n${body}\n11` },
+    ];
+    const chunks = chunkSections(pages, { size: 1000, overlap: 100 });
+    expect(chunks.map((c) => [c.page, c.heading])).toEqual([
+      [10, '3.14 Library Routines'],
+      [11, '3.14 Library Routines'],
+      [11, '3.14 Library Routines › 3.14.3 Math functions'],
+      [12, '3.14 Library Routines › 3.14.3 Math functions'],
+    ]);
+    for (const chunk of chunks) expect(chunk.text).not.toMatch(/CHAPTER 3/);
   });
 
   it('gives a heading line joined to the next section that section\'s heading', () => {

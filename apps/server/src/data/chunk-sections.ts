@@ -10,6 +10,12 @@ const smallWords = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', '
 /** A numbered section heading: "3.2 Replacing the fan", "8.2 BJT Models (NPN/PNP)". */
 export const NUMBERED_HEADING = /^\d+(?:\.\d+)+\.?\s+\p{Lu}/u;
 
+/** A subsection's title ending in a full stop or colon: its number has no dot of its own ("2.8.4 What ... does."). */
+const SUBSECTION_ENDING_IN_STOP = /^\d{1,3}(?:\.\d{1,3})+\s+\p{Lu}\p{L}.*[^.][.:]$/u;
+
+/** A line of a table of contents: a dot leader and a page ("2.2 Programmers . . . . 19", "Appendix B Troubleshooting . . 52"). */
+const CONTENTS_ENTRY = /(?:\.\s*){2,}\d{1,4}$/;
+
 /**
  * Whether a line reads as a section heading: numbered ("3.2 Replacing the fan", "Chapter 4"),
  * in capitals, or a short Title Case line without closing punctuation. Numbered steps
@@ -17,11 +23,16 @@ export const NUMBERED_HEADING = /^\d+(?:\.\d+)+\.?\s+\p{Lu}/u;
  */
 export function isHeading(line: string): boolean {
   const text = line.trim();
-  // A numbered one may end in brackets ("8.2 BJT Models (NPN/PNP)").
+  // A numbered one may end in brackets ("8.2 BJT Models (NPN/PNP)"), and a subsection's in a full
+  // stop or colon ("2.8.4 What the make install command does.", "20.5.1.1 Invocation:").
   const numbered = NUMBERED_HEADING.test(text);
-  if (text.length < 3 || text.length > 90 || /[.,;:!?]$/.test(text) || (!numbered && text.endsWith(')')) || !/\p{L}{2}/u.test(text)) return false;
+  const closes = /[.,;:!?]$/.test(text) && !SUBSECTION_ENDING_IN_STOP.test(text);
+  if (text.length < 3 || text.length > 90 || closes || (!numbered && text.endsWith(')')) || !/\p{L}{2}/u.test(text)) return false;
+  // A contents entry names a section and its page; the section itself is elsewhere.
+  if (CONTENTS_ENTRY.test(text)) return false;
   if (/^(chapter|section|part|appendix)\s+[\dA-Z]+\b/i.test(text)) return true;
   if (numbered) return true;
+  if (/^\d{1,2}\s+\p{Lu}\p{Ll}{3,}$/u.test(text)) return true; // a chapter of one word: "1 Introduction"
   const words = text.split(/\s+/);
   if (words.length > 10) return false;
   const letters = text.replace(/[^\p{L}]/gu, '');
@@ -87,6 +98,14 @@ function isRunningHead(line: string, page: number, lag: number | undefined): boo
 }
 
 /**
+ * A running head as LaTeX's book class sets it, in capitals, with the section's or chapter's number
+ * and a dot ("2.9. COMPONENTS OF SDCC CHAPTER 2. INSTALLING SDCC"), where the printed number stands
+ * at the foot of the page. Body headings are not set so ("2.9 Components of SDCC").
+ */
+const CAPITAL_HEAD = /^\d+(?:\.\d+)*\.\s+\p{Lu}|\bCHAPTER\s+\d+\.\s+\p{Lu}/u;
+const isCapitalHead = (line: string) => CAPITAL_HEAD.test(line) && line === line.toUpperCase();
+
+/**
  * The lines met on 3 pages or more: a table's header ("Name Parameter Units Default Example"), a
  * formula, a label. A section's title stands once, so these are no headings.
  */
@@ -125,7 +144,7 @@ function pageSections(
  * Raise it when the reading of a file or its chunking changes what a manual's chunks hold: the
  * ingestion worker reads every manual made by an older version again (migrations/023).
  */
-export const CHUNKING_VERSION = 1;
+export const CHUNKING_VERSION = 2;
 
 /**
  * Cuts a manual's pages into chunks along its sections: a chunk starts at a heading where one
@@ -133,7 +152,7 @@ export const CHUNKING_VERSION = 1;
  * (a procedure with its numbered steps) stays whole; longer ones are split at paragraph,
  * sentence or word boundaries with `overlap`. Each chunk carries its section's heading, from
  * an earlier page too, and a chunk never spans two pages, so every chunk can cite its page. A
- * page's running head (its first line, with the page's printed number) is left out.
+ * page's running head (its first line, with the page's printed number or in LaTeX's capitals) is left out.
  */
 export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } = {}): SectionChunk[] {
   const chunks: SectionChunk[] = [];
@@ -141,6 +160,8 @@ export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } 
   const path = sectionPaths();
   const lag = printedNumberLag(pages);
   const repeated = linesOnManyPages(pages);
+  // Pages that open so are a manual's running heads when 3 or more do.
+  const capitalHeads = pages.filter((p) => isCapitalHead(firstLine(p.text))).length >= 3;
   const push = (page: number, heading: string, text: string) => {
     const trimmed = text.trim();
     if (trimmed) chunks.push({ page, index: chunks.length, heading, text: trimmed });
@@ -148,7 +169,8 @@ export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } 
   for (const { page, text } of pages) {
     let open: Section | undefined;
     const head = firstLine(text);
-    for (const section of pageSections(text, carried, path, isRunningHead(head, page, lag) ? head : '', repeated)) {
+    const running = isRunningHead(head, page, lag) || (capitalHeads && isCapitalHead(head));
+    for (const section of pageSections(text, carried, path, running ? head : '', repeated)) {
       carried = section.heading;
       // A fragment (the end of a section from the page before, a heading with a line) joins the next
       // section; a bare heading line ("15.3 Analyses") or its parent section's fragment takes the

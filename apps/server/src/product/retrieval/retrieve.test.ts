@@ -201,7 +201,7 @@ describe('identifiers', () => {
 });
 
 describe('search text', () => {
-  it('finds a name in angle brackets or at the end of a path', async () => {
+  it('finds a name in angle brackets, at the end of a path or as a part of a file name', async () => {
     const { pool: lib } = await createTestDatabase();
     await lib.query(
       "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('av', 'Programmer', '/f/av.pdf', 'av.pdf')",
@@ -210,6 +210,7 @@ describe('search text', () => {
       'Options. -p <partno> names the device; -b <baudrate> overrides the serial rate.',
       'At start the configuration is read from /usr/local/etc/programmer.conf unless another is given.',
       'The device is named by its part number; the serial rate comes from the configuration.',
+      'Postprocessing: packihx sourcefile.ihx >sourcefile.hex sorts the records by address, e.g. 1.8k left whole.',
     ];
     for (const [i, text] of pages.entries())
       await lib.query(
@@ -220,6 +221,19 @@ describe('search text', () => {
       (await retrievePassages({ pool: lib }, { question, role: 'viewer' })).passages[0]?.page;
     expect(await first('what is partno')).toBe(1);
     expect(await first('where is programmer.conf')).toBe(2);
+    // A file name's parts are words too: "ihx" finds sourcefile.ihx, "conf" programmer.conf.
+    const holding = async (word: string) =>
+      (
+        await lib.query<{ page_number: number }>(
+          "SELECT page_number FROM manual_content WHERE search @@ to_tsquery('simple', $1) ORDER BY 1",
+          [word],
+        )
+      ).rows.map((r) => r.page_number);
+    expect(await holding('ihx')).toEqual([4]);
+    expect(await holding('conf')).toEqual([2]);
+    expect(await holding('programmer.conf')).toEqual([2]);
+    expect(await holding('8k')).toEqual([]);
+    expect(await holding('g')).toEqual([]);
   });
 });
 
@@ -252,6 +266,26 @@ describe('short options', () => {
     expect(e.test('-eeprom reads the EEPROM')).toBe(false);
     expect(e.test('-e2 selects the second')).toBe(false);
     expect(e.test('-E exitspec')).toBe(false);
+  });
+});
+
+describe('compounds', () => {
+  it('finds two neighbouring words of the question where the manual writes them as one ("baud rate", "baudrate")', async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('pr', 'Programmer', '/f/pr.pdf', 'pr.pdf')",
+    );
+    const pages = [
+      'The baud of a line and the rate of its errors are logged at each start.',
+      'Options. -b baudrate sets the speed of the serial line to this rate.',
+    ];
+    for (const [i, text] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`pr_${i}`, 'pr', text, i, i + 1],
+      );
+    const { passages } = await retrievePassages({ pool: lib }, { question: 'change the baud rate', role: 'viewer' });
+    expect(passages[0]?.page).toBe(2);
   });
 });
 

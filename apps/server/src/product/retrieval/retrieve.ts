@@ -105,6 +105,51 @@ async function termStatistics(
   };
 }
 
+interface Compound {
+  pair: string;
+  phrase: string;
+  query: string;
+  rows: string;
+}
+
+/** The neighbouring word pairs of the question that the library holds written as one word, with their chunks. */
+async function findCompounds(pool: pg.Pool, pairs: string[]): Promise<Compound[]> {
+  const wordPairs = pairs.filter((p) => /^\p{L}+ \p{L}+$/u.test(p));
+  if (wordPairs.length === 0) return [];
+  const { rows } = await pool.query<Compound>(
+    `SELECT pair, phraseto_tsquery('english', pair)::text AS phrase, q::text AS query, s.chunks AS rows
+     FROM unnest($1::text[]) pair
+     CROSS JOIN LATERAL (SELECT plainto_tsquery('english', replace(pair, ' ', '')) AS q,
+       tsvector_to_array(to_tsvector('english', replace(pair, ' ', ''))) AS lexemes) l
+     JOIN search_terms s ON cardinality(l.lexemes) = 1 AND s.lexeme = l.lexemes[1] AND s.chunks > 0
+     WHERE plainto_tsquery('english', split_part(pair, ' ', 1))::text <> ''
+       AND plainto_tsquery('english', split_part(pair, ' ', 2))::text <> ''`,
+    [wordPairs],
+  );
+  return rows;
+}
+
+/**
+ * Two neighbouring words of the question that the library writes as one ("baud rate" where an
+ * option reads "-b baudrate", "log file" and "logfile"): each word is also held by a chunk that
+ * holds the compound, as a stand-in holds a missing word. Stop words make none ("for the"). Returns
+ * each pair's phrase query with its compound's.
+ */
+function holdCompounds(terms: Term[], compounds: Compound[]): Map<string, string> {
+  for (const t of terms) {
+    if (t.isCode) continue;
+    const of = compounds.filter((c) => c.pair.split(' ').includes(t.typed) && c.query !== t.query);
+    if (of.length === 0) continue;
+    const anyOf = [...(t.rows > 0 ? [t.query] : []), ...of.map((c) => c.query)];
+    Object.assign(t, {
+      query: anyOf.map((q) => `(${q})`).join(' | '),
+      rows: of.reduce((sum, c) => sum + Number(c.rows), t.rows),
+      anyOf,
+    });
+  }
+  return new Map(compounds.map((c) => [c.phrase, c.query]));
+}
+
 // Calibrated on bench/retrieval's tuned questions (bench/README.md).
 /** Nearest words looked at for a word the library lacks, and how close in meaning each must be. */
 export const STAND_IN_OPTIONS = { count: 5, minSimilarity: 0.6 };
@@ -197,7 +242,14 @@ export async function findCandidates(
     () => undefined,
   );
   const question = searchTerms(opts.question);
-  const { terms, chunks, phrases } = await termStatistics(deps.pool, question);
+  const [statistics, compoundsFound] = await Promise.all([
+    termStatistics(deps.pool, question),
+    findCompounds(deps.pool, question.pairs),
+  ]);
+  const { terms, chunks } = statistics;
+  const compounds = holdCompounds(terms, compoundsFound);
+  // A pair written as one word is the phrase too.
+  const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
   const optionLines = question.options.map(optionLinePattern);
   // A term in no chunk still counts against a passage's coverage: the library lacks it. Rarity is
   // judged as in a library of at least 1,000 chunks: in one of a few chunks every term it has would
@@ -296,7 +348,7 @@ export async function findCandidates(
   const vector = await questionVector;
   const words = terms.flatMap((t, i) => (t.isCode ? [] : [{ ...t, weight: allWeights[i]! }]));
   const wordWeight = words.reduce((sum, t) => sum + t.weight, 0);
-  const standInTerms = found.filter((t) => t.anyOf);
+  const standInTerms = found.filter((t) => t.anyOf && missing.some((m) => m.typed === t.typed));
   return rows.map((row) => {
     const held = new Set([...lexemesIn(row.lexemes), ...lexemesIn(row.title_lexemes)]);
     const holds = (query: string) => lexemesOf(query).every((l) => held.has(l));

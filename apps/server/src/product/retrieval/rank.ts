@@ -14,6 +14,8 @@ export interface LexicalFeatures {
   phrases: number;
   /** Share of the question's short options ("-e") that begin a line of the chunk, where an option is described. */
   optionLines: number;
+  /** Whether a line of the chunk sets one of the question's words as a parameter ("METHOD=name"). */
+  settingLine: boolean;
 }
 
 // The full-text score's weights. Calibrated on bench/retrieval's tuned questions (bench/README.md).
@@ -22,6 +24,7 @@ export const TITLE_WEIGHT = 0.5;
 export const PROXIMITY_WEIGHT = 2;
 export const PHRASE_WEIGHT = 0.25;
 export const OPTION_LINE_WEIGHT = 0.25;
+export const SETTING_LINE_WEIGHT = 0.25;
 
 /** Matches a line that begins with the option, as where it is described: "-e" but not "-eeprom". */
 export function optionLinePattern(option: string): RegExp {
@@ -36,7 +39,8 @@ export function lexicalScore(f: LexicalFeatures): number {
     TITLE_WEIGHT * f.title +
     PROXIMITY_WEIGHT * f.proximity +
     PHRASE_WEIGHT * f.phrases +
-    OPTION_LINE_WEIGHT * f.optionLines
+    OPTION_LINE_WEIGHT * f.optionLines +
+    (f.settingLine ? SETTING_LINE_WEIGHT : 0)
   );
 }
 

@@ -255,6 +255,53 @@ describe('short options', () => {
   });
 });
 
+describe('setting lines', () => {
+  it("puts the chunk where a line sets the question's word as a parameter above one that names it in passing", async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('sim', 'Simulator', '/f/sim.pdf', 'sim.pdf')",
+    );
+    const pages = [
+      'Transient options\nMAXORD=x sets the highest order of the integration method; the Gear method allows 2 to 6.',
+      'METHOD=name sets the numerical integration method. Possible names are Gear or trapezoidal.',
+    ];
+    for (const [i, text] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`sim_${i}`, 'sim', text, i, i + 1],
+      );
+    const { passages } = await retrievePassages(
+      { pool: lib },
+      { question: 'switch the integration method to gear', role: 'viewer' },
+    );
+    expect(passages[0]?.page).toBe(2);
+  });
+});
+
+describe('per cent', () => {
+  it('searches a share in per cent as its fraction too', async () => {
+    expect(searchTerms('rise time between 20% and 80 %').codes).toEqual(['20', '80', '0.2', '0.8']);
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('sim', 'Simulator', '/f/sim.pdf', 'sim.pdf')",
+    );
+    const pages = [
+      'Rise time. The rise time of a step response is measured between two levels of the output swing.',
+      "Measurement examples\n.meas tran slew trig v(out) val='0.2*vp' rise=1 targ v(out) val='0.8*vp' rise=1",
+    ];
+    for (const [i, text] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`sim_${i}`, 'sim', text, i, i + 1],
+      );
+    const { passages } = await retrievePassages(
+      { pool: lib },
+      { question: 'measure the rise time between 20% and 80%', role: 'viewer' },
+    );
+    expect(passages[0]?.page).toBe(2);
+  });
+});
+
 describe('words the library lacks', () => {
   const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
   afterAll(() => embedder.close());

@@ -199,6 +199,11 @@ export async function findCandidates(
   const question = searchTerms(opts.question);
   const { terms, chunks, phrases } = await termStatistics(deps.pool, question);
   const optionLines = question.options.map(optionLinePattern);
+  // A line that sets one of the question's words as a parameter ("METHOD=name sets the numerical
+  // integration method") is where that parameter is described.
+  const settingLines = question.words
+    .filter((w) => /^\p{L}{3,}$/u.test(w))
+    .map((w) => new RegExp(`^\\s*${w}\\s*=`, 'imu'));
   // A term in no chunk still counts against a passage's coverage: the library lacks it. Rarity is
   // judged as in a library of at least 1,000 chunks: in one of a few chunks every term it has would
   // count as common, and one word it lacks would outweigh them all.
@@ -312,6 +317,7 @@ export async function findCandidates(
       optionLines: optionLines.length
         ? optionLines.filter((line) => line.test(row.extracted_text)).length / optionLines.length
         : 0,
+      settingLine: settingLines.some((line) => line.test(row.extracted_text)),
     };
     return {
       row,

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder } from './embedder.js';
-import { isListing, optionLinePattern } from './rank.js';
+import { fencedShare, fuseScores, isListing, optionLinePattern } from './rank.js';
 import { findCandidates, retrievePassages } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
 
@@ -465,6 +465,38 @@ describe('reranking', () => {
     expect(isListing('Appendix B: Troubleshooting 56\nProblem: the programmer cannot initialise the chip.')).toBe(
       false,
     );
+  });
+
+  it("counts a chunk's cosine for its prose alone: its listing's share counts the candidates' average", () => {
+    const listing = 'Other examples:\n```\n.meas ac freq_at when v(out)=0.1\n.meas tran slew trig v(out) val=0.2\n```';
+    expect(fencedShare('General form and its options, explained.')).toBe(0);
+    expect(fencedShare(listing)).toBeGreaterThan(0.8);
+    const features = {
+      coverage: 1,
+      wordCoverage: 1,
+      heading: 0,
+      title: 0,
+      proximity: 0,
+      phrases: 0,
+      optionLines: 0,
+      settingLine: false,
+    };
+    const candidate = (row: string, lexical: number, semantic: number) => ({
+      row,
+      features,
+      lexical,
+      coverage: 1,
+      semantic,
+      listing: false,
+      fenced: fencedShare(row),
+    });
+    // The average cosine is 0.4: the listing counts 0.1 x 0.1 + 0.4 x 0.9, not its own 0.1.
+    const ranked = fuseScores([
+      candidate('Prose that names the measure.', 0.7, 0.5),
+      candidate(listing, 1, 0.1),
+      candidate('Other prose.', 0.5, 0.6),
+    ]);
+    expect(ranked.map((c) => c.row)).toEqual([listing, 'Prose that names the measure.', 'Other prose.']);
   });
 
   it('never lets a planner-only page reach a viewer, manager or anonymous caller', async () => {

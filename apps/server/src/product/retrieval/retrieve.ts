@@ -4,6 +4,7 @@ import { manualVisibleTo } from '../manuals/visibility.js';
 import type { Embedder } from './embedder.js';
 import {
   decideRelevance,
+  fencedShare,
   fuseScores,
   HEADING_WEIGHT,
   isListing,
@@ -15,6 +16,7 @@ import {
   type ScoredCandidate,
   TITLE_WEIGHT,
 } from './rank.js';
+import { embeddedText } from './indexer.js';
 import { searchTerms } from './search-terms.js';
 
 export interface Passage {
@@ -326,6 +328,7 @@ export async function findCandidates(
       coverage: features.coverage,
       semantic: vector && row.embedding?.length ? cosine(vector, row.embedding) : undefined,
       listing: isListing(row.extracted_text),
+      fenced: fencedShare(embeddedText(row.extracted_text)),
     };
   });
 }

@@ -18,9 +18,12 @@ const BATCH = 16;
  */
 const EMBEDDED_CHARS = 600;
 
+/** The start of a chunk's text that its embedding is computed from, spaces collapsed. */
+export const embeddedText = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, EMBEDDED_CHARS);
+
 /** The text a chunk's embedding is computed from. */
 export function embeddingInput(heading: string, text: string): string {
-  const body = text.replace(/\s+/g, ' ').trim().slice(0, EMBEDDED_CHARS);
+  const body = embeddedText(text);
   return heading && !body.startsWith(heading) ? `${heading}. ${body}` : body;
 }
 

@@ -14,6 +14,8 @@ export interface LexicalFeatures {
   phrases: number;
   /** Share of the question's short options ("-e") that begin a line of the chunk, where an option is described. */
   optionLines: number;
+  /** Whether a line of the chunk sets one of the question's words as a parameter ("METHOD=name"). */
+  settingLine: boolean;
 }
 
 // The full-text score's weights. Calibrated on bench/retrieval's tuned questions (bench/README.md).
@@ -22,6 +24,7 @@ export const TITLE_WEIGHT = 0.5;
 export const PROXIMITY_WEIGHT = 2;
 export const PHRASE_WEIGHT = 0.25;
 export const OPTION_LINE_WEIGHT = 0.25;
+export const SETTING_LINE_WEIGHT = 0.25;
 
 /** Matches a line that begins with the option, as where it is described: "-e" but not "-eeprom". */
 export function optionLinePattern(option: string): RegExp {
@@ -36,7 +39,8 @@ export function lexicalScore(f: LexicalFeatures): number {
     TITLE_WEIGHT * f.title +
     PROXIMITY_WEIGHT * f.proximity +
     PHRASE_WEIGHT * f.phrases +
-    OPTION_LINE_WEIGHT * f.optionLines
+    OPTION_LINE_WEIGHT * f.optionLines +
+    (f.settingLine ? SETTING_LINE_WEIGHT : 0)
   );
 }
 
@@ -52,6 +56,8 @@ export interface ScoredCandidate<Row> {
   semantic: number | undefined;
   /** A contents or index page (isListing). */
   listing: boolean;
+  /** Share of the embedded start of the chunk's text set between ``` fences (fencedShare), 0 when absent. */
+  fenced?: number;
 }
 
 // Calibrated on bench/retrieval's tuned questions (see bench/README.md, retrieval).
@@ -82,11 +88,25 @@ export function isListing(text: string): boolean {
   return entries >= 3 && entries > lines.length;
 }
 
+/** Text between ``` fences (commands, netlists, code), or from a fence left open to the end. */
+const FENCED = /```[\s\S]*?(?:```|$)/g;
+
+/**
+ * The share of a text set between ``` fences. Word vectors read a listing's names and values
+ * (".meas tran inv_delay2 trig v(in) val='vp/2' td=1n") as words unrelated to its subject, so the
+ * cosine of a chunk made mostly of one says little of what the chunk is about.
+ */
+export function fencedShare(text: string): number {
+  const fenced = [...text.matchAll(FENCED)].reduce((sum, m) => sum + m[0].length, 0);
+  return text.length ? fenced / text.length : 0;
+}
+
 /**
  * Orders candidates by their lexical score (scaled to the best candidate's) plus the
  * weighted cosine of their embeddings; a candidate without an embedding counts the average
- * of the others, so a library still being indexed is neither favoured nor buried. A contents or
- * index page is held back: it holds the question's words and answers nothing.
+ * of the others, so a library still being indexed is neither favoured nor buried, and so does
+ * the listing share of one with an embedding (fencedShare). A contents or index page is held
+ * back: it holds the question's words and answers nothing.
  */
 export function fuseScores<Row>(
   candidates: ScoredCandidate<Row>[],
@@ -95,10 +115,13 @@ export function fuseScores<Row>(
   const best = Math.max(...candidates.map((c) => c.lexical), Number.MIN_VALUE);
   const known = candidates.map((c) => c.semantic).filter((s): s is number => s !== undefined);
   const fallback = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 0;
+  // A chunk's cosine counts for the share of its embedded text that is prose; the rest, listing, counts the average.
+  const cosine = (c: ScoredCandidate<Row>) =>
+    c.semantic === undefined ? fallback : c.semantic * (1 - (c.fenced ?? 0)) + fallback * (c.fenced ?? 0);
   return candidates
     .map((c) => ({
       ...c,
-      score: c.lexical / best + weights.semantic * (c.semantic ?? fallback) - (c.listing ? weights.listing : 0),
+      score: c.lexical / best + weights.semantic * cosine(c) - (c.listing ? weights.listing : 0),
     }))
     .sort((a, b) => b.score - a.score);
 }

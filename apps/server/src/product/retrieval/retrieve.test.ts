@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder } from './embedder.js';
-import { isListing, optionLinePattern } from './rank.js';
+import { fencedShare, fuseScores, isListing, optionLinePattern } from './rank.js';
 import { findCandidates, retrievePassages } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
 
@@ -289,6 +289,53 @@ describe('compounds', () => {
   });
 });
 
+describe('setting lines', () => {
+  it("puts the chunk where a line sets the question's word as a parameter above one that names it in passing", async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('sim', 'Simulator', '/f/sim.pdf', 'sim.pdf')",
+    );
+    const pages = [
+      'Transient options\nMAXORD=x sets the highest order of the integration method; the Gear method allows 2 to 6.',
+      'METHOD=name sets the numerical integration method. Possible names are Gear or trapezoidal.',
+    ];
+    for (const [i, text] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`sim_${i}`, 'sim', text, i, i + 1],
+      );
+    const { passages } = await retrievePassages(
+      { pool: lib },
+      { question: 'switch the integration method to gear', role: 'viewer' },
+    );
+    expect(passages[0]?.page).toBe(2);
+  });
+});
+
+describe('per cent', () => {
+  it('searches a share in per cent as its fraction too', async () => {
+    expect(searchTerms('rise time between 20% and 80 %').codes).toEqual(['20', '80', '0.2', '0.8']);
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('sim', 'Simulator', '/f/sim.pdf', 'sim.pdf')",
+    );
+    const pages = [
+      'Rise time. The rise time of a step response is measured between two levels of the output swing.',
+      "Measurement examples\n.meas tran slew trig v(out) val='0.2*vp' rise=1 targ v(out) val='0.8*vp' rise=1",
+    ];
+    for (const [i, text] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`sim_${i}`, 'sim', text, i, i + 1],
+      );
+    const { passages } = await retrievePassages(
+      { pool: lib },
+      { question: 'measure the rise time between 20% and 80%', role: 'viewer' },
+    );
+    expect(passages[0]?.page).toBe(2);
+  });
+});
+
 describe('words the library lacks', () => {
   const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
   afterAll(() => embedder.close());
@@ -452,6 +499,38 @@ describe('reranking', () => {
     expect(isListing('Appendix B: Troubleshooting 56\nProblem: the programmer cannot initialise the chip.')).toBe(
       false,
     );
+  });
+
+  it("counts a chunk's cosine for its prose alone: its listing's share counts the candidates' average", () => {
+    const listing = 'Other examples:\n```\n.meas ac freq_at when v(out)=0.1\n.meas tran slew trig v(out) val=0.2\n```';
+    expect(fencedShare('General form and its options, explained.')).toBe(0);
+    expect(fencedShare(listing)).toBeGreaterThan(0.8);
+    const features = {
+      coverage: 1,
+      wordCoverage: 1,
+      heading: 0,
+      title: 0,
+      proximity: 0,
+      phrases: 0,
+      optionLines: 0,
+      settingLine: false,
+    };
+    const candidate = (row: string, lexical: number, semantic: number) => ({
+      row,
+      features,
+      lexical,
+      coverage: 1,
+      semantic,
+      listing: false,
+      fenced: fencedShare(row),
+    });
+    // The average cosine is 0.4: the listing counts 0.1 x 0.1 + 0.4 x 0.9, not its own 0.1.
+    const ranked = fuseScores([
+      candidate('Prose that names the measure.', 0.7, 0.5),
+      candidate(listing, 1, 0.1),
+      candidate('Other prose.', 0.5, 0.6),
+    ]);
+    expect(ranked.map((c) => c.row)).toEqual([listing, 'Prose that names the measure.', 'Other prose.']);
   });
 
   it('never lets a planner-only page reach a viewer, manager or anonymous caller', async () => {

@@ -4,6 +4,7 @@ import { manualVisibleTo } from '../manuals/visibility.js';
 import type { Embedder } from './embedder.js';
 import {
   decideRelevance,
+  fencedShare,
   fuseScores,
   HEADING_WEIGHT,
   isListing,
@@ -15,6 +16,7 @@ import {
   type ScoredCandidate,
   TITLE_WEIGHT,
 } from './rank.js';
+import { embeddedText } from './indexer.js';
 import { searchTerms } from './search-terms.js';
 
 export interface Passage {
@@ -251,6 +253,11 @@ export async function findCandidates(
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
   const optionLines = question.options.map(optionLinePattern);
+  // A line that sets one of the question's words as a parameter ("METHOD=name sets the numerical
+  // integration method") is where that parameter is described.
+  const settingLines = question.words
+    .filter((w) => /^\p{L}{3,}$/u.test(w))
+    .map((w) => new RegExp(`^\\s*${w}\\s*=`, 'imu'));
   // A term in no chunk still counts against a passage's coverage: the library lacks it. Rarity is
   // judged as in a library of at least 1,000 chunks: in one of a few chunks every term it has would
   // count as common, and one word it lacks would outweigh them all.
@@ -364,6 +371,7 @@ export async function findCandidates(
       optionLines: optionLines.length
         ? optionLines.filter((line) => line.test(row.extracted_text)).length / optionLines.length
         : 0,
+      settingLine: settingLines.some((line) => line.test(row.extracted_text)),
     };
     return {
       row,
@@ -372,6 +380,7 @@ export async function findCandidates(
       coverage: features.coverage,
       semantic: vector && row.embedding?.length ? cosine(vector, row.embedding) : undefined,
       listing: isListing(row.extracted_text),
+      fenced: fencedShare(embeddedText(row.extracted_text)),
     };
   });
 }

@@ -37,9 +37,14 @@ export function searchTerms(question: string): {
   // A short option as typed ("-e", "-B", "-m"): searched as the word it is, and looked for at the
   // start of a line, where an option's own description begins ("-e Causes a chip erase ...").
   const options = [...new Set(raw.filter((t) => /^--?\p{L}[\p{L}\p{N}]{0,2}$/u.test(t)))];
+  // A share in per cent ("rise time between 20% and 80%") is also searched as the fraction a
+  // manual may write it as ("val='0.2*vp'").
+  const fractions = [...question.matchAll(/(?<![\d.])(\d{1,3}(?:\.\d+)?)\s*%/g)].map((m) =>
+    String(Number((Number(m[1]) / 100).toPrecision(12))),
+  );
   return {
     words: unique.filter((t) => !isCode(t)),
-    codes: unique.filter(isCode).map((t) => t.toLowerCase()),
+    codes: [...new Set([...unique.filter(isCode).map((t) => t.toLowerCase()), ...fractions])],
     pairs,
     options,
   };

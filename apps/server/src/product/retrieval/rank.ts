@@ -26,9 +26,13 @@ export const PHRASE_WEIGHT = 0.25;
 export const OPTION_LINE_WEIGHT = 0.25;
 export const SETTING_LINE_WEIGHT = 0.25;
 
-/** Matches a line that begins with the option, as where it is described: "-e" but not "-eeprom". */
+/**
+ * Matches a line that begins with the option, as where it is described. A value may be attached
+ * ("-mstm8" for "-m", as compilers write -I<dir> and -D<name>): requiring the option whole put
+ * sdcc's list of -m ports fifth for "which -m switch for an STM8 target".
+ */
 export function optionLinePattern(option: string): RegExp {
-  return new RegExp(`^\\s*${option}(?![\\p{L}\\p{N}])`, 'mu');
+  return new RegExp(`^\\s*${option}`, 'm');
 }
 
 /** The full-text score of a candidate. */

@@ -259,13 +259,12 @@ describe('short options', () => {
     expect(passages[0]?.page).toBe(2);
   });
 
-  it('takes a line that begins with a longer option or word for no line of the option', () => {
-    const e = optionLinePattern('-e');
-    expect(e.test('Flags\n  -e Causes a chip erase')).toBe(true);
-    expect(e.test('-e, --erase')).toBe(true);
-    expect(e.test('-eeprom reads the EEPROM')).toBe(false);
-    expect(e.test('-e2 selects the second')).toBe(false);
-    expect(e.test('-E exitspec')).toBe(false);
+  it("takes a line that begins with the option, a value attached or not, and no other option's line", () => {
+    const m = optionLinePattern('-m');
+    expect(m.test('Processor options\n  -m Generate code for the port')).toBe(true);
+    expect(m.test('-mstm8 Generate code for the STM8')).toBe(true);
+    expect(m.test('Use -m with the port name')).toBe(false);
+    expect(m.test('-M Generate dependencies')).toBe(false);
   });
 });
 

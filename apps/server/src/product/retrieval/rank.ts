@@ -1,3 +1,5 @@
+import { splitSentences, type Terms, termScore } from '../chat/passage-text.js';
+
 /** What the full text says of a candidate, each as a share of the question's rarity-weighted terms where it applies. */
 export interface LexicalFeatures {
   /** Share of the question's terms the chunk contains, 0 to 1. */
@@ -16,6 +18,8 @@ export interface LexicalFeatures {
   optionLines: number;
   /** Whether a line of the chunk sets one of the question's words as a parameter ("METHOD=name"). */
   settingLine: boolean;
+  /** Share of the question's words and identifiers held by the chunk's one sentence that holds most of them (bestSentenceShare). */
+  bestSentence: number;
 }
 
 // The full-text score's weights. Calibrated on bench/retrieval's tuned questions (bench/README.md).
@@ -25,6 +29,7 @@ export const PROXIMITY_WEIGHT = 2;
 export const PHRASE_WEIGHT = 0.25;
 export const OPTION_LINE_WEIGHT = 0.25;
 export const SETTING_LINE_WEIGHT = 0.25;
+export const BEST_SENTENCE_WEIGHT = 0.3;
 
 /**
  * Matches a line that begins with the option, as where it is described. A value may be attached
@@ -33,6 +38,21 @@ export const SETTING_LINE_WEIGHT = 0.25;
  */
 export function optionLinePattern(option: string): RegExp {
   return new RegExp(`^\\s*${option}`, 'm');
+}
+
+/**
+ * The share of the question's terms (passage-text's termScore: a word 1, a number 2, an
+ * identifier 3) that one sentence of the text holds, the sentence holding most. Where a thing is
+ * described, one sentence names most of what is asked ("--disable-warning <nnnn> Disable specific
+ * warning with number <nnnn>"); a page that mentions it spreads the same words over several.
+ */
+export function bestSentenceShare(text: string, terms: Terms): number {
+  const total = terms.words.length + terms.codes.reduce((sum, code) => sum + (/^\d+$/.test(code) ? 2 : 3), 0);
+  if (total === 0) return 0;
+  let best = 0;
+  for (const line of text.split('\n'))
+    for (const sentence of splitSentences(line)) best = Math.max(best, termScore(sentence, terms));
+  return best / total;
 }
 
 /** The full-text score of a candidate. */
@@ -44,7 +64,8 @@ export function lexicalScore(f: LexicalFeatures): number {
     PROXIMITY_WEIGHT * f.proximity +
     PHRASE_WEIGHT * f.phrases +
     OPTION_LINE_WEIGHT * f.optionLines +
-    (f.settingLine ? SETTING_LINE_WEIGHT : 0)
+    (f.settingLine ? SETTING_LINE_WEIGHT : 0) +
+    BEST_SENTENCE_WEIGHT * f.bestSentence
   );
 }
 

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder } from './embedder.js';
-import { fencedShare, fuseScores, isListing, optionLinePattern } from './rank.js';
+import { questionTerms } from '../chat/passage-text.js';
+import { bestSentenceShare, fencedShare, fuseScores, isListing, lexicalScore, optionLinePattern } from './rank.js';
 import { findCandidates, retrievePassages } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
 
@@ -311,6 +312,29 @@ describe('setting lines', () => {
   });
 });
 
+describe('the best sentence', () => {
+  it('scores higher the chunk where one sentence holds what is asked than one that spreads the same words', () => {
+    const terms = questionTerms('disable one specific warning by its number');
+    const described = '--disable-warning <nnnn> Disable the specific warning with number <nnnn>. See the list.';
+    const spread = 'Each warning has a number. Some options are specific to a port. Disable the port to save power.';
+    expect(bestSentenceShare(described, terms)).toBe(1);
+    expect(bestSentenceShare(spread, terms)).toBe(0.5);
+    const features = {
+      coverage: 1,
+      wordCoverage: 1,
+      heading: 0,
+      title: 0,
+      proximity: 0,
+      phrases: 0,
+      optionLines: 0,
+      settingLine: false,
+    };
+    expect(lexicalScore({ ...features, bestSentence: bestSentenceShare(described, terms) })).toBeGreaterThan(
+      lexicalScore({ ...features, bestSentence: bestSentenceShare(spread, terms) }),
+    );
+  });
+});
+
 describe('per cent', () => {
   it('searches a share in per cent as its fraction too', async () => {
     expect(searchTerms('rise time between 20% and 80 %').codes).toEqual(['20', '80', '0.2', '0.8']);
@@ -513,6 +537,7 @@ describe('reranking', () => {
       phrases: 0,
       optionLines: 0,
       settingLine: false,
+      bestSentence: 0,
     };
     const candidate = (row: string, lexical: number, semantic: number) => ({
       row,

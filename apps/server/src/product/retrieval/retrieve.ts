@@ -2,7 +2,9 @@ import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
 import { manualVisibleTo } from '../manuals/visibility.js';
 import type { Embedder } from './embedder.js';
+import { questionTerms } from '../chat/passage-text.js';
 import {
+  bestSentenceShare,
   decideRelevance,
   fencedShare,
   fuseScores,
@@ -355,6 +357,8 @@ export async function findCandidates(
   const vector = await questionVector;
   const words = terms.flatMap((t, i) => (t.isCode ? [] : [{ ...t, weight: allWeights[i]! }]));
   const wordWeight = words.reduce((sum, t) => sum + t.weight, 0);
+  // The question's words as the composed answer reads them (no stop words), its identifiers as searched (20% also as 0.2).
+  const sentenceTerms = { words: questionTerms(opts.question).words, codes: question.codes };
   const standInTerms = found.filter((t) => t.anyOf && missing.some((m) => m.typed === t.typed));
   return rows.map((row) => {
     const held = new Set([...lexemesIn(row.lexemes), ...lexemesIn(row.title_lexemes)]);
@@ -372,6 +376,7 @@ export async function findCandidates(
         ? optionLines.filter((line) => line.test(row.extracted_text)).length / optionLines.length
         : 0,
       settingLine: settingLines.some((line) => line.test(row.extracted_text)),
+      bestSentence: bestSentenceShare(row.extracted_text, sentenceTerms),
     };
     return {
       row,

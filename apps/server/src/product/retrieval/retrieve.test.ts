@@ -147,6 +147,7 @@ describe('retrievePassages', () => {
       codes: ['gpio_set_level', 'settimeout'],
       pairs: ['what does', 'does gpio_set_level', 'gpio_set_level or', 'or settimeout', 'settimeout return'],
       options: [],
+      acronyms: [],
     });
   });
 
@@ -286,6 +287,35 @@ describe('compounds', () => {
       );
     const { passages } = await retrievePassages({ pool: lib }, { question: 'change the baud rate', role: 'viewer' });
     expect(passages[0]?.page).toBe(2);
+  });
+});
+
+describe('acronyms', () => {
+  it('searches an acronym typed in capitals as the words a readable manual spells it out with', async () => {
+    expect(searchTerms('my ISRs and the SOA of a BJT, in a Pump').acronyms).toEqual(['ISR', 'SOA', 'BJT']);
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('cc', 'Compiler', '/f/cc.pdf', 'cc.pdf')",
+    );
+    const pages: [string, string][] = [
+      ['cc', 'Interrupts. An interrupt service routine (ISR) runs when the hardware raises an interrupt.'],
+      ['cc', 'The ISR table. Each ISR has a slot in the vector table; a new ISR changes its slot.'],
+      [
+        'cc',
+        'If an interrupt service routine changes a variable, declare it volatile, or main never sees the new value.',
+      ],
+    ];
+    for (const [i, [manual, text]] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`p_${i}`, manual, text, i, i + 1],
+      );
+    const question = 'variable changed in my ISR but main never sees the new value';
+    const candidates = await findCandidates({ pool: lib }, { question, role: 'viewer' });
+    // The answer holds every term of the question: "ISR" as the words it stands for.
+    expect(candidates.find((c) => c.row.page_number === 3)?.coverage).toBeCloseTo(1);
+    const { passages } = await retrievePassages({ pool: lib }, { question, role: 'viewer' });
+    expect(passages[0]?.page).toBe(3);
   });
 });
 

@@ -82,7 +82,7 @@ interface Term {
  */
 async function termStatistics(
   pool: pg.Pool,
-  { words, codes, pairs }: Omit<ReturnType<typeof searchTerms>, 'options'>,
+  { words, codes, pairs }: Pick<ReturnType<typeof searchTerms>, 'words' | 'codes' | 'pairs'>,
 ): Promise<{ terms: Term[]; chunks: number; phrases: string[] }> {
   const { rows: all } = await pool.query<{
     query: string;
@@ -152,6 +152,47 @@ function holdCompounds(terms: Term[], compounds: Compound[]): Map<string, string
     });
   }
   return new Map(compounds.map((c) => [c.phrase, c.query]));
+}
+
+/** Chunks holding an acronym read for its definition, at most: a bound in a large library. */
+const ACRONYM_CHUNKS = 200;
+
+/**
+ * What each acronym of the question stands for, where a manual the caller may read defines it
+ * ("interrupt service routine (ISR)"): the words before the parenthesis whose initials spell it,
+ * as a phrase query, by the acronym in lower case.
+ */
+async function findAcronyms(pool: pg.Pool, acronyms: string[], role: Role | null): Promise<Map<string, string>> {
+  if (acronyms.length === 0) return new Map();
+  const { rows } = await pool.query<{ acronym: string; words: string; query: string }>(
+    `SELECT a AS acronym, d.words, phraseto_tsquery('english', d.words)::text AS query
+     FROM unnest($1::text[]) a
+     CROSS JOIN LATERAL (
+       SELECT lower((regexp_match(c.extracted_text, '((?:[[:alpha:]]+[\\s-]+){' || length(a) - 1 || '}[[:alpha:]]+)\\s*\\(' || a || 's?\\)'))[1]) AS words
+       FROM (SELECT c.extracted_text FROM manual_content c JOIN manuals m ON m.id = c.manual_id
+             WHERE (${manualVisibleTo(role, 'm')}) IS TRUE AND c.search @@ plainto_tsquery('simple', a) LIMIT $2) c) d
+     WHERE d.words IS NOT NULL`,
+    [acronyms, ACRONYM_CHUNKS],
+  );
+  const expansions = new Map<string, string>();
+  for (const r of rows) {
+    const initials = r.words
+      .split(/[\s-]+/)
+      .map((w) => w[0])
+      .join('');
+    const acronym = r.acronym.toLowerCase();
+    if (initials === acronym && r.query && !expansions.has(acronym)) expansions.set(acronym, r.query);
+  }
+  return expansions;
+}
+
+/** An acronym of the question ("ISR", "ISRs") also matches the words it stands for, as the same term. */
+function spellOutAcronyms(terms: Term[], expansions: Map<string, string>): void {
+  for (const t of terms) {
+    const spelled = expansions.get(t.typed) ?? expansions.get(t.typed.replace(/s$/, ''));
+    if (!spelled || t.isCode || t.anyOf) continue;
+    Object.assign(t, { query: `(${t.query}) | (${spelled})`, anyOf: [t.query, spelled] });
+  }
 }
 
 // Calibrated on bench/retrieval's tuned questions (bench/README.md).
@@ -246,12 +287,14 @@ export async function findCandidates(
     () => undefined,
   );
   const question = searchTerms(opts.question);
-  const [statistics, compoundsFound] = await Promise.all([
+  const [statistics, compoundsFound, acronyms] = await Promise.all([
     termStatistics(deps.pool, question),
     findCompounds(deps.pool, question.pairs),
+    findAcronyms(deps.pool, question.acronyms, opts.role),
   ]);
   const { terms, chunks } = statistics;
   const compounds = holdCompounds(terms, compoundsFound);
+  spellOutAcronyms(terms, acronyms);
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
   const optionLines = question.options.map(optionLinePattern);

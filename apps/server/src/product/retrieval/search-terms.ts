@@ -9,6 +9,7 @@ export function searchTerms(question: string): {
   codes: string[];
   pairs: string[];
   options: string[];
+  acronyms: string[];
 } {
   const raw = question
     // A negation ("won't", "doesn't") is no search term: its stem ("won", "doesn") would select
@@ -42,10 +43,13 @@ export function searchTerms(question: string): {
   const fractions = [...question.matchAll(/(?<![\d.])(\d{1,3}(?:\.\d+)?)\s*%/g)].map((m) =>
     String(Number((Number(m[1]) / 100).toPrecision(12))),
   );
+  // A word typed in capitals ("ISR", "SOA") may be an acronym the manual spells out.
+  const acronyms = [...new Set(raw.filter((t) => /^\p{Lu}{2,5}s?$/u.test(t)).map((t) => t.replace(/s$/, '')))];
   return {
     words: unique.filter((t) => !isCode(t)),
     codes: [...new Set([...unique.filter(isCode).map((t) => t.toLowerCase()), ...fractions])],
     pairs,
     options,
+    acronyms,
   };
 }

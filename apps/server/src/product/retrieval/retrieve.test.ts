@@ -317,6 +317,33 @@ describe('acronyms', () => {
     const { passages } = await retrievePassages({ pool: lib }, { question, role: 'viewer' });
     expect(passages[0]?.page).toBe(3);
   });
+
+  it('takes no definition from a manual the caller may not read', async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      `INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES
+       ('cc', 'Compiler', '/f/cc.pdf', 'cc.pdf', 'manual'),
+       ('sp', 'Plant planner', '/f/sp.pdf', 'sp.pdf', 'system_planner')`,
+    );
+    const pages: [string, string][] = [
+      ['sp', 'Interrupts. An interrupt service routine (ISR) runs when the hardware raises an interrupt.'],
+      ['cc', 'The ISR table. Each ISR has a slot in the vector table; a new ISR changes its slot.'],
+      [
+        'cc',
+        'If an interrupt service routine changes a variable, declare it volatile, or main never sees the new value.',
+      ],
+    ];
+    for (const [i, [manual, text]] of pages.entries())
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+        [`p_${i}`, manual, text, i, i + 1],
+      );
+    const question = 'variable changed in my ISR but main never sees the new value';
+    const coverage = async (role: 'viewer' | 'admin') =>
+      (await findCandidates({ pool: lib }, { question, role })).find((c) => c.row.page_number === 3)?.coverage ?? 0;
+    expect(await coverage('admin')).toBeCloseTo(1); // the planner's definition spells "ISR" out
+    expect(await coverage('viewer')).toBeLessThan(0.99); // a viewer's question is not read through it
+  });
 });
 
 describe('setting lines', () => {

@@ -320,7 +320,7 @@ export async function findCandidates(
   // those few listed once, where joining each way's rows to every manual took 6 ms a way at 10,000.
   const visible = `FROM manual_content c WHERE c.manual_id NOT IN (TABLE hidden)`;
   const matching = (param: string, also = '') =>
-    `(SELECT c.id, c.manual_id, c.search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery ${also} LIMIT $5)`;
+    `(SELECT c.id, c.manual_id, c.search, c.heading <> '' AS headed ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery ${also} LIMIT $5)`;
   // Chunks with two of the three rarest terms, each term common, are read in table order, most of
   // the query's time in a large library: only when too few chunks hold every term, and never when
   // the question names an identifier, whose chunks are read instead (as many, and about what it asks).
@@ -332,7 +332,8 @@ export async function findCandidates(
   // A chunk found several ways is scored once, and `|| ''` detoasts its search vector once, before
   // the terms are matched against it. Scored in two steps: the cheap score over every candidate,
   // then the title bonus (per manual) and the text and embedding only for the best. A term
-  // restricted to weight A matches the heading. The terms are matched by one inline expression per
+  // restricted to weight A matches the heading (so is not matched in a chunk without one, as the
+  // generated chunks of a large library are). The terms are matched by one inline expression per
   // candidate, each tsquery a parameter of its own (a subquery per candidate cost several times more).
   // A manual's title is read as the vector stored with it (migration 022): made at each question,
   // it was a third of the time of a long question in a library of 1,000,000 chunks. The proximity
@@ -362,12 +363,12 @@ export async function findCandidates(
     `WITH hidden AS MATERIALIZED (SELECT m.id FROM manuals m WHERE (${manualVisibleTo(opts.role, 'm')}) IS NOT TRUE),
      every_way AS ${matching('$1')},
      candidate AS (
-       SELECT id, manual_id, search || ''::tsvector AS search
+       SELECT id, manual_id, search || ''::tsvector AS search, headed
        FROM (SELECT DISTINCT ON (id) * FROM (TABLE every_way UNION ALL ${matching('$2', pairsNeeded)} UNION ALL ${matching('$3')}) way) c),
      matches AS (
        SELECT id, manual_id,
          ${holds(found.map((t) => t.query))} AS held,
-         ${holds(found.map((t) => inHeading(t.query)))} AS held_in_heading,
+         CASE WHEN headed THEN ${holds(found.map((t) => inHeading(t.query)))} END AS held_in_heading,
          CASE WHEN search @@ $4::tsquery THEN ts_rank_cd(search, $4::tsquery, 1) ELSE 0 END AS proximity,
          (${phrases.map((p) => `(search @@ ${param(p)})::int`).join(' + ') || '0'})::float8 / ${Math.max(phrases.length, 1)} AS phrases
        FROM candidate),

@@ -4,7 +4,7 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder } from './embedder.js';
 import { questionTerms } from '../chat/passage-text.js';
 import { bestSentenceShare, fencedShare, fuseScores, isListing, lexicalScore, optionLinePattern } from './rank.js';
-import { findCandidates, retrievePassages } from './retrieve.js';
+import { findCandidates, retrievePassages, termWeight } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
 
 // A generated library: 24 manuals of 8 pages, each page about one subject, with the boilerplate
@@ -521,6 +521,19 @@ describe('common words', () => {
     expect(candidates.some((c) => c.row.manual_id !== 'all')).toBe(true);
   });
 
+  it('reads the chunks of an identifier instead when the question names one', async () => {
+    const lib = await library([
+      // Two of the words in the heading and the title as well: these would outrank the identifier's.
+      { manual: 'pm', title: 'Notes', heading: '', text: 'pump motor', count: 800 },
+      { manual: 'pv', title: 'Notes', heading: '', text: 'pump valve', count: 800 },
+      { manual: 'mv', title: 'Motor valve notes', heading: 'Motor valve', text: 'motor valve', count: 800 },
+      { manual: 'xj', title: 'Notes', heading: '', text: 'The XJ-9 drive: check its pump.', count: 1600 },
+    ]);
+    const candidates = await findCandidates({ pool: lib }, { question: `${question} XJ-9`, role: 'viewer' });
+    expect(candidates.length).toBeGreaterThan(0);
+    expect(candidates.filter((c) => c.row.manual_id !== 'xj').map((c) => c.row.id)).toEqual([]);
+  });
+
   it('reads only the chunks with every word when enough hold them all', async () => {
     // Without that, the first chunks with two of the words in table order, in the heading and the
     // title as well, would outrank the chunks with all three far apart.
@@ -622,5 +635,40 @@ describe('reranking', () => {
     }
     const { passages } = await retrievePassages({ pool: lib }, { question, role: 'technician', limit: 50 });
     expect(passages.map((p) => p.manualId)).toContain('plan');
+  });
+});
+
+describe('a large library', () => {
+  it('judges rarity as in a library of 1,000 to 5,000 chunks', () => {
+    expect(termWeight(500, 1_000_000, false)).toBeCloseTo(termWeight(500, 5000, false), 12);
+    expect(termWeight(0, 1_000_000, false)).toBeCloseTo(termWeight(0, 5000, false), 12);
+    expect(termWeight(5, 200, false)).toBeCloseTo(termWeight(5, 1000, false), 12);
+    expect(termWeight(500, 3000, false)).toBeLessThan(termWeight(500, 5000, false));
+    expect(termWeight(5, 3000, true)).toBeCloseTo(2 * termWeight(5, 3000, false), 12);
+  });
+
+  it("weighs a word on most pages (another manual's boilerplate) by its rarity among the candidates", async () => {
+    const { pool: lib } = await createTestDatabase();
+    await lib.query(
+      `INSERT INTO manuals (id, title, file_url, file_name) VALUES ('gen', 'Chiller manual', '/f/gen.pdf', 'gen.pdf'),
+         ('cc', 'Compiler guide', '/f/cc.pdf', 'cc.pdf')`,
+    );
+    await lib.query(
+      `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number)
+       SELECT 'gen_' || i, 'gen', 'WARNING: isolate the supply before servicing the chiller (note ' || i || ').', i, i + 1
+       FROM generate_series(0, 2499) i`,
+    );
+    await lib.query(
+      `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number)
+       SELECT 'cc_' || i, 'cc', CASE WHEN i = 0 THEN 'The linker gives a warning for each overlapping segment.'
+         ELSE 'The linker places segment ' || i || ' after the code.' END, i, i + 1
+       FROM generate_series(0, 19) i`,
+    );
+    const candidates = await findCandidates({ pool: lib }, { question: 'linker warning', role: 'viewer' });
+    const coverage = (id: string) => candidates.find((c) => c.row.id === id)!.coverage;
+    // In the whole library "warning" is on nearly every page and would weigh nearly nothing (0.001
+    // of the coverage); among the linker's pages it is on one in twenty.
+    expect(coverage('cc_0') - coverage('cc_1')).toBeGreaterThan(0.2);
+    expect(candidates.some((c) => c.row.manual_id === 'gen')).toBe(false);
   });
 });

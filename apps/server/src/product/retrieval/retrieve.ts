@@ -62,6 +62,14 @@ const COMMON_TERM_ROWS = 2000;
 const CANDIDATE_ROWS = 1500;
 /** The best lexical candidates that are reranked with their embeddings. */
 const RERANK_ROWS = 60;
+/**
+ * Rarity is judged as in a library of at most this many chunks, a few large manuals: a question is
+ * answered from one manual, and in a library of a million chunks a word in 500 of them ("default")
+ * is rare, but as common in the manual that answers as in a small library. Judged in the whole
+ * library, every word only the answering manual holds weighs nearly alike, and one it lacks decides.
+ * Calibrated on bench/retrieval/scale.ts's tuned questions (bench/README.md).
+ */
+const RARITY_CHUNKS = 5000;
 
 interface Term {
   query: string;
@@ -248,6 +256,14 @@ const inHeading = (query: string) => query.replace(/'((?:[^']|'')*)'/g, "'$1':A"
 /** Inverse document frequency (BM25's), so a rare word outweighs a word on every page. */
 const idf = (rows: number, chunks: number) => Math.log(1 + (Math.max(chunks, rows) - rows + 0.5) / (rows + 0.5));
 
+/**
+ * A term's weight: its rarity, judged as in a library of at least 1,000 chunks (in one of a few
+ * chunks every term it has would count as common, and one word it lacks would outweigh them all)
+ * and at most RARITY_CHUNKS; an identifier's twice.
+ */
+export const termWeight = (rows: number, chunks: number, isCode: boolean) =>
+  idf(rows, Math.min(Math.max(chunks, 1000), RARITY_CHUNKS)) * (isCode ? 2 : 1);
+
 export interface CandidateRow {
   id: string;
   manual_id: string;
@@ -266,6 +282,10 @@ export interface CandidateRow {
   lexemes: string;
   /** The same of its manual's title. */
   title_lexemes: string;
+  /** The weight of each term found, as scored (a common term's raised by its rarity among the candidates). */
+  weights: number[];
+  /** The weight of all the question's terms. */
+  total_weight: number;
 }
 
 /**
@@ -303,10 +323,8 @@ export async function findCandidates(
   const settingLines = question.words
     .filter((w) => /^\p{L}{3,}$/u.test(w))
     .map((w) => new RegExp(`^\\s*${w}\\s*=`, 'imu'));
-  // A term in no chunk still counts against a passage's coverage: the library lacks it. Rarity is
-  // judged as in a library of at least 1,000 chunks: in one of a few chunks every term it has would
-  // count as common, and one word it lacks would outweigh them all.
-  const allWeights = terms.map((t) => idf(t.rows, Math.max(chunks, 1000)) * (t.isCode ? 2 : 1));
+  // A term in no chunk still counts against a passage's coverage: the library lacks it.
+  const allWeights = terms.map((t) => termWeight(t.rows, chunks, t.isCode));
   // A word the library lacks still counts against coverage, but its stand-in can earn part of it back.
   const missing = terms.flatMap((t, i) => (t.rows === 0 && !t.isCode ? [{ ...t, weight: allWeights[i]! }] : []));
   const standIns = missing.length ? await findStandIns(deps, missing, terms) : [];
@@ -345,14 +363,20 @@ export async function findCandidates(
   // those few listed once, where joining each way's rows to every manual took 6 ms a way at 10,000.
   const visible = `FROM manual_content c WHERE c.manual_id NOT IN (TABLE hidden)`;
   const matching = (param: string, also = '') =>
-    `(SELECT c.id, c.manual_id, c.search ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery ${also} LIMIT $5)`;
+    `(SELECT c.id, c.manual_id, c.search, c.heading <> '' AS headed ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery ${also} LIMIT $5)`;
   // Chunks with two of the three rarest terms, each term common, are read in table order, most of
-  // the query's time in a large library: only when too few chunks hold every term.
-  const pairsNeeded = byPairs ? `AND (SELECT count(*) FROM every_way) < ${RERANK_ROWS}` : '';
+  // the query's time in a large library: only when too few chunks hold every term, and never when
+  // the question names an identifier, whose chunks are read instead (as many, and about what it asks).
+  const pairsNeeded = byPairs
+    ? codeQuery
+      ? 'AND false'
+      : `AND (SELECT count(*) FROM every_way) < ${RERANK_ROWS}`
+    : '';
   // A chunk found several ways is scored once, and `|| ''` detoasts its search vector once, before
   // the terms are matched against it. Scored in two steps: the cheap score over every candidate,
   // then the title bonus (per manual) and the text and embedding only for the best. A term
-  // restricted to weight A matches the heading. The terms are matched by one inline expression per
+  // restricted to weight A matches the heading (so is not matched in a chunk without one, as the
+  // generated chunks of a large library are). The terms are matched by one inline expression per
   // candidate, each tsquery a parameter of its own (a subquery per candidate cost several times more).
   // A manual's title is read as the vector stored with it (migration 022): made at each question,
   // it was a third of the time of a long question in a library of 1,000,000 chunks. The proximity
@@ -360,29 +384,49 @@ export async function findCandidates(
   // that hold them all, where it was most of the rest.
   const termParams: string[] = [];
   const param = (query: string) => `$${9 + termParams.push(query)}::tsquery`;
-  const weighted = (queries: string[]) =>
-    `(${queries.map((q, i) => `CASE WHEN search @@ ${param(q)} THEN ${weights[i]!}::float8 ELSE 0 END`).join(' + ')})`;
+  // Which terms each candidate holds, matched once; weighed once the weights are known.
+  const holds = (queries: string[]) => `ARRAY[${queries.map((q) => `search @@ ${param(q)}`).join(', ')}]`;
+  const weighted = (held: string) =>
+    `(${found.map((_, i) => `CASE WHEN ${held}[${i + 1}] THEN w[${i + 1}] ELSE 0 END`).join(' + ')})`;
+  // A term in most chunks of a large library (a word of the boilerplate one family of manuals
+  // repeats on every page: "warning", "supply") weighs nearly nothing there, though among the
+  // passages the question reaches it can tell them apart as well as in a small library: its
+  // weight is at least its rarity among the candidates (chunks with the question's rarer terms).
+  const isCommon = (t: (typeof found)[number]) => t.rows >= COMMON_TERM_ROWS && !t.anyOf;
+  const weightOf = (t: (typeof found)[number], i: number) => {
+    const inLibrary = `($7::float8[])[${i + 1}]`;
+    if (!isCommon(t)) return inLibrary;
+    const holding = `count(*) FILTER (WHERE held[${i + 1}])`;
+    return `greatest(${inLibrary}, ${t.isCode ? 2 : 1} * ln(1 + (count(*) - ${holding} + 0.5) / (${holding} + 0.5))::float8)`;
+  };
+  const termWeights = found.some(isCommon)
+    ? `SELECT ARRAY[${found.map(weightOf).join(', ')}] AS w FROM matches`
+    : 'SELECT $7::float8[] AS w';
   const { rows } = await deps.pool.query<CandidateRow>(
     `WITH hidden AS MATERIALIZED (SELECT m.id FROM manuals m WHERE (${manualVisibleTo(opts.role, 'm')}) IS NOT TRUE),
      every_way AS ${matching('$1')},
      candidate AS (
-       SELECT id, manual_id, search || ''::tsvector AS search
+       SELECT id, manual_id, search || ''::tsvector AS search, headed
        FROM (SELECT DISTINCT ON (id) * FROM (TABLE every_way UNION ALL ${matching('$2', pairsNeeded)} UNION ALL ${matching('$3')}) way) c),
-     scored AS (
+     matches AS (
        SELECT id, manual_id,
-         ${weighted(found.map((t) => t.query))} AS matched,
-         ${weighted(found.map((t) => inHeading(t.query)))} AS in_heading,
+         ${holds(found.map((t) => t.query))} AS held,
+         CASE WHEN headed THEN ${holds(found.map((t) => inHeading(t.query)))} END AS held_in_heading,
          CASE WHEN search @@ $4::tsquery THEN ts_rank_cd(search, $4::tsquery, 1) ELSE 0 END AS proximity,
          (${phrases.map((p) => `(search @@ ${param(p)})::int`).join(' + ') || '0'})::float8 / ${Math.max(phrases.length, 1)} AS phrases
        FROM candidate),
+     share AS MATERIALIZED (SELECT w, $9 + (SELECT sum(a - b) FROM unnest(w, $7::float8[]) x(a, b)) AS total FROM (${termWeights}) t),
+     scored AS (
+       SELECT id, manual_id, ${weighted('held')} AS matched, ${weighted('held_in_heading')} AS in_heading, proximity, phrases
+       FROM matches, share),
      titled AS (
-       SELECT m.id, (SELECT coalesce(sum(w), 0) FROM unnest($6::tsquery[], $7::float8[]) t(q, w) WHERE m.title_search @@ q) AS in_title
+       SELECT m.id, (SELECT coalesce(sum(w), 0) FROM unnest($6::tsquery[], (SELECT w FROM share)) t(q, w) WHERE m.title_search @@ q) AS in_title
        FROM manuals m WHERE m.id IN (SELECT DISTINCT manual_id FROM candidate)),
      best AS (
        SELECT s.*, t.in_title FROM scored s JOIN titled t ON t.id = s.manual_id
-       ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / $9 + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8)
+       ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / (SELECT total FROM share) + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8)
      SELECT b.*, c.page_number, c.extracted_text, c.heading, c.embedding, c.search::text AS lexemes,
-       m.title_search::text AS title_lexemes, m.title, m.file_url
+       m.title_search::text AS title_lexemes, m.title, m.file_url, (SELECT w FROM share) AS weights, (SELECT total FROM share) AS total_weight
      FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id`,
     [
       everyRare,
@@ -398,11 +442,18 @@ export async function findCandidates(
     ],
   );
   const vector = await questionVector;
-  const words = terms.flatMap((t, i) => (t.isCode ? [] : [{ ...t, weight: allWeights[i]! }]));
+  // The weights as scored, the same in every row.
+  const scoredWeight = new Map(found.map((t, i) => [t.query, Number(rows[0]?.weights[i] ?? t.weight)]));
+  const scoredTotal = Number(rows[0]?.total_weight ?? totalWeight);
+  const words = terms.flatMap((t, i) =>
+    t.isCode ? [] : [{ ...t, weight: scoredWeight.get(t.query) ?? allWeights[i]! }],
+  );
   const wordWeight = words.reduce((sum, t) => sum + t.weight, 0);
   // The question's words as the composed answer reads them (no stop words), its identifiers as searched (20% also as 0.2).
   const sentenceTerms = { words: questionTerms(opts.question).words, codes: question.codes };
-  const standInTerms = found.filter((t) => t.anyOf && missing.some((m) => m.typed === t.typed));
+  const standInTerms = found
+    .filter((t) => t.anyOf && missing.some((m) => m.typed === t.typed))
+    .map((t) => ({ ...t, weight: scoredWeight.get(t.query)! }));
   return rows.map((row) => {
     const held = new Set([...lexemesIn(row.lexemes), ...lexemesIn(row.title_lexemes)]);
     const holds = (query: string) => lexemesOf(query).every((l) => held.has(l));
@@ -410,9 +461,9 @@ export async function findCandidates(
     const wordsHeld = [...words, ...standInTerms].reduce((sum, t) => sum + (has(t) ? t.weight : 0), 0);
     const features: LexicalFeatures = {
       wordCoverage: wordWeight ? wordsHeld / wordWeight : 0,
-      coverage: Number(row.matched) / totalWeight,
-      heading: Number(row.in_heading) / totalWeight,
-      title: Number(row.in_title) / totalWeight,
+      coverage: Number(row.matched) / scoredTotal,
+      heading: Number(row.in_heading) / scoredTotal,
+      title: Number(row.in_title) / scoredTotal,
       proximity: Number(row.proximity),
       phrases: Number(row.phrases),
       optionLines: optionLines.length

@@ -392,6 +392,32 @@ describe('the best sentence', () => {
   });
 });
 
+describe('every term', () => {
+  it('puts the chunk that holds every term of the question above one that lacks a word but is a little closer in meaning', () => {
+    const features = {
+      wordCoverage: 1,
+      heading: 0,
+      title: 0,
+      proximity: 0.005,
+      phrases: 0,
+      optionLines: 0,
+      settingLine: false,
+      bestSentence: 0,
+    };
+    const candidate = (row: string, coverage: number, semantic: number) => ({
+      row,
+      features: { ...features, coverage },
+      lexical: lexicalScore({ ...features, coverage }),
+      coverage,
+      semantic,
+      listing: false,
+    });
+    // "laptop parallel port: lpt1 or lpt3?": the parallel ports' page holds every term, the serial ports' lacks "parallel".
+    const ranked = fuseScores([candidate('Serial ports', 0.9, 0.62), candidate('Parallel ports', 1, 0.5)]);
+    expect(ranked.map((c) => c.row)).toEqual(['Parallel ports', 'Serial ports']);
+  });
+});
+
 describe('per cent', () => {
   it('searches a share in per cent as its fraction too', async () => {
     expect(searchTerms('rise time between 20% and 80 %').codes).toEqual(['20', '80', '0.2', '0.8']);

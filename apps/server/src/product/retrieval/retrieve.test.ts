@@ -7,6 +7,23 @@ import { bestSentenceShare, fencedShare, fuseScores, isListing, lexicalScore, op
 import { findCandidates, retrievePassages, termWeight } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
 
+/** A database of its own holding one manual, `id`, with a chunk a page. */
+async function oneManual(id: string, title: string, pages: string[]): Promise<pg.Pool> {
+  const { pool: lib } = await createTestDatabase();
+  await lib.query('INSERT INTO manuals (id, title, file_url, file_name) VALUES ($1, $2, $3, $4)', [
+    id,
+    title,
+    `/f/${id}.pdf`,
+    `${id}.pdf`,
+  ]);
+  for (const [i, text] of pages.entries())
+    await lib.query(
+      'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+      [`${id}_${i}`, id, text, i, i + 1],
+    );
+  return lib;
+}
+
 // A generated library: 24 manuals of 8 pages, each page about one subject, with the boilerplate
 // real manuals repeat on every page. Questions whose answers sit on known pages, asked the way
 // a technician would, including part numbers and error codes.
@@ -176,24 +193,14 @@ describe('retrievePassages', () => {
 
 describe('identifiers', () => {
   it('puts the chunk that names a function, register or error code exactly first, above chunks of common words', async () => {
-    const { pool: lib } = await createTestDatabase();
-    await lib.query(
-      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('fw', 'Firmware reference', '/f/fw.pdf', 'fw.pdf')",
-    );
-    const pages = [
+    const lib = await oneManual('fw', 'Firmware reference', [
       'Setting a pin level. Call the GPIO driver to set the output level of a pin; the level is 0 or 1. Set the level after configuring the pin as output.',
       'gpio_set_level(gpio_num, level) sets the output level of a pad. Returns ESP_ERR_INVALID_ARG when the pin number is wrong.',
       'Register TIMG_T0CONFIG_REG configures timer 0 of the group: the divider, auto-reload and the alarm enable bit.',
       'Timer configuration. Configure the timer group with a divider and enable the alarm and auto-reload as needed for the timer.',
       'Error 0x105 ESP_ERR_NOT_FOUND: the requested resource was not found. Check the partition table.',
       'Errors. Each error has a code; the requested resource, partition or pin may be wrong. Check the table of errors.',
-    ];
-    for (const [i, text] of pages.entries()) {
-      await lib.query(
-        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
-        [`fw_${i}`, 'fw', text, i, i + 1],
-      );
-    }
+    ]);
     const first = async (question: string) =>
       (await retrievePassages({ pool: lib }, { question, role: 'viewer' })).passages[0]?.page;
     expect(await first('how do I set the level of a pin, gpio_set_level?')).toBe(2);
@@ -204,21 +211,12 @@ describe('identifiers', () => {
 
 describe('search text', () => {
   it('finds a name in angle brackets, at the end of a path or as a part of a file name', async () => {
-    const { pool: lib } = await createTestDatabase();
-    await lib.query(
-      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('av', 'Programmer', '/f/av.pdf', 'av.pdf')",
-    );
-    const pages = [
+    const lib = await oneManual('av', 'Programmer', [
       'Options. -p <partno> names the device; -b <baudrate> overrides the serial rate.',
       'At start the configuration is read from /usr/local/etc/programmer.conf unless another is given.',
       'The device is named by its part number; the serial rate comes from the configuration.',
       'Postprocessing: packihx sourcefile.ihx >sourcefile.hex sorts the records by address, e.g. 1.8k left whole.',
-    ];
-    for (const [i, text] of pages.entries())
-      await lib.query(
-        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
-        [`av_${i}`, 'av', text, i, i + 1],
-      );
+    ]);
     const first = async (question: string) =>
       (await retrievePassages({ pool: lib }, { question, role: 'viewer' })).passages[0]?.page;
     expect(await first('what is partno')).toBe(1);
@@ -241,19 +239,10 @@ describe('search text', () => {
 
 describe('short options', () => {
   it('puts the chunk where the option begins a line, its description, above chunks that only name its letter', async () => {
-    const { pool: lib } = await createTestDatabase();
-    await lib.query(
-      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('pr', 'Programmer', '/f/pr.pdf', 'pr.pdf')",
-    );
-    const pages = [
+    const lib = await oneManual('pr', 'Programmer', [
       'Status flags. Flag e is set when a write ends; reading the flag clears it.',
       'Option flags\n-e Causes a chip erase to be executed before the memory is written.\n-E exitspec sets the lines at exit.',
-    ];
-    for (const [i, text] of pages.entries())
-      await lib.query(
-        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
-        [`pr_${i}`, 'pr', text, i, i + 1],
-      );
+    ]);
     const { passages } = await retrievePassages(
       { pool: lib },
       { question: 'what does the -e flag do', role: 'viewer' },
@@ -272,19 +261,10 @@ describe('short options', () => {
 
 describe('compounds', () => {
   it('finds two neighbouring words of the question where the manual writes them as one ("baud rate", "baudrate")', async () => {
-    const { pool: lib } = await createTestDatabase();
-    await lib.query(
-      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('pr', 'Programmer', '/f/pr.pdf', 'pr.pdf')",
-    );
-    const pages = [
+    const lib = await oneManual('pr', 'Programmer', [
       'The baud of a line and the rate of its errors are logged at each start.',
       'Options. -b baudrate sets the speed of the serial line to this rate.',
-    ];
-    for (const [i, text] of pages.entries())
-      await lib.query(
-        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
-        [`pr_${i}`, 'pr', text, i, i + 1],
-      );
+    ]);
     const { passages } = await retrievePassages({ pool: lib }, { question: 'change the baud rate', role: 'viewer' });
     expect(passages[0]?.page).toBe(2);
   });
@@ -348,19 +328,10 @@ describe('acronyms', () => {
 
 describe('setting lines', () => {
   it("puts the chunk where a line sets the question's word as a parameter above one that names it in passing", async () => {
-    const { pool: lib } = await createTestDatabase();
-    await lib.query(
-      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('sim', 'Simulator', '/f/sim.pdf', 'sim.pdf')",
-    );
-    const pages = [
+    const lib = await oneManual('sim', 'Simulator', [
       'Transient options\nMAXORD=x sets the highest order of the integration method; the Gear method allows 2 to 6.',
       'METHOD=name sets the numerical integration method. Possible names are Gear or trapezoidal.',
-    ];
-    for (const [i, text] of pages.entries())
-      await lib.query(
-        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
-        [`sim_${i}`, 'sim', text, i, i + 1],
-      );
+    ]);
     const { passages } = await retrievePassages(
       { pool: lib },
       { question: 'switch the integration method to gear', role: 'viewer' },
@@ -421,19 +392,10 @@ describe('every term', () => {
 describe('per cent', () => {
   it('searches a share in per cent as its fraction too', async () => {
     expect(searchTerms('rise time between 20% and 80 %').codes).toEqual(['20', '80', '0.2', '0.8']);
-    const { pool: lib } = await createTestDatabase();
-    await lib.query(
-      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('sim', 'Simulator', '/f/sim.pdf', 'sim.pdf')",
-    );
-    const pages = [
+    const lib = await oneManual('sim', 'Simulator', [
       'Rise time. The rise time of a step response is measured between two levels of the output swing.',
       "Measurement examples\n.meas tran slew trig v(out) val='0.2*vp' rise=1 targ v(out) val='0.8*vp' rise=1",
-    ];
-    for (const [i, text] of pages.entries())
-      await lib.query(
-        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
-        [`sim_${i}`, 'sim', text, i, i + 1],
-      );
+    ]);
     const { passages } = await retrievePassages(
       { pool: lib },
       { question: 'measure the rise time between 20% and 80%', role: 'viewer' },
@@ -447,19 +409,10 @@ describe('words the library lacks', () => {
   afterAll(() => embedder.close());
 
   it('searches the nearest words in meaning that the library holds instead ("wipe" for "erase")', async () => {
-    const { pool: lib } = await createTestDatabase();
-    await lib.query(
-      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('pr', 'Programmer', '/f/pr.pdf', 'pr.pdf')",
-    );
-    const pages = [
+    const lib = await oneManual('pr', 'Programmer', [
       'Flash memory. The flash memory holds the program, written page by page; read the flash memory back to verify it.',
       'Chip erase. Before writing, erase the flash memory and the EEPROM: every cell reads 0xff afterwards.',
-    ];
-    for (const [i, text] of pages.entries())
-      await lib.query(
-        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
-        [`pr_${i}`, 'pr', text, i, i + 1],
-      );
+    ]);
     const question = 'how do I wipe the flash memory';
     const first = async (deps: Parameters<typeof retrievePassages>[0]) =>
       (await retrievePassages(deps, { question, role: 'viewer' })).passages[0]?.page;

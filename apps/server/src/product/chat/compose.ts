@@ -2,7 +2,7 @@ import type { ChatSource } from '@fieldassist/client/chat-sources';
 import { NUMBERED_HEADING } from '../../data/chunk-sections.js';
 import { isListing } from '../retrieval/rank.js';
 import type { Passage } from '../retrieval/retrieve.js';
-import { type Block, hasWord, parseBlocks, questionTerms, type Terms, termScore } from './passage-text.js';
+import { type Block, hasWord, parseBlocks, questionTerms, type Terms, termScore } from '../retrieval/passage-text.js';
 
 export interface ComposedAnswer {
   /** Markdown. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { questionTerms, termScore } from './passage-text.js';
+import { questionTerms, termScore } from '../retrieval/passage-text.js';
 import type { Passage } from '../retrieval/retrieve.js';
 
 /** A question and its answer from this user's chat a moment ago. */

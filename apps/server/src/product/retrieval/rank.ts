@@ -1,4 +1,4 @@
-import { splitSentences, type Terms, termScore } from '../chat/passage-text.js';
+import { splitSentences, type Terms, termScore } from './passage-text.js';
 
 /** What the full text says of a candidate, each as a share of the question's rarity-weighted terms where it applies. */
 export interface LexicalFeatures {

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder } from './embedder.js';
-import { questionTerms } from '../chat/passage-text.js';
+import { questionTerms } from './passage-text.js';
 import { bestSentenceShare, fencedShare, fuseScores, isListing, lexicalScore, optionLinePattern } from './rank.js';
 import { findCandidates, retrievePassages, termWeight } from './retrieve.js';
 import { searchTerms } from './search-terms.js';

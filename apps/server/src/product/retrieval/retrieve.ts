@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
 import { manualVisibleTo } from '../manuals/visibility.js';
 import type { Embedder } from './embedder.js';
-import { questionTerms } from '../chat/passage-text.js';
+import { questionTerms } from './passage-text.js';
 import {
   bestSentenceShare,
   decideRelevance,

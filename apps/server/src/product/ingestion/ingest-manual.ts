@@ -82,7 +82,7 @@ export async function ingestManual(
     // The text read when the file was uploaded, if it was kept: a file's text is read once.
     // (It is not kept for a file with scanned pages: those are read by OCR here.)
     const saved = await findFileText(deps.pool, manual.file_url);
-    const { pages, ocrPages } = saved ? { pages: saved, ocrPages: [] } : await extractText(deps, manual);
+    const { pages, ocrPages } = saved ? { pages: saved, ocrPages: [] } : await extractText(deps, manual, job.refresh);
     const chunks = deps.chunk(pages);
     const stored = await transaction(deps.pool, async (client) => {
       if (!(await completeJob(client, job, workerId))) throw new LeaseLost();
@@ -145,11 +145,19 @@ export async function ingestManual(
   }
 }
 
-/** Reads the manual's file; scanned pages are read by OCR one by one, each one announced for the card's progress. */
-async function extractText(deps: IngestionDeps, manual: { id: string; file_url: string; file_name: string }) {
+/**
+ * Reads the manual's file; scanned pages are read by OCR one by one, each one announced for the
+ * card's progress, except in a refresh: the card would show a ready manual as being processed.
+ */
+async function extractText(
+  deps: IngestionDeps,
+  manual: { id: string; file_url: string; file_name: string },
+  refresh: boolean,
+) {
   const file = await deps.files.readByPublicUrl(manual.file_url);
   if (!file) throw new ApiError('NOT_FOUND', "The manual's file could not be found");
   const onProgress = ({ done, total }: { done: number; total: number }) =>
+    refresh ||
     deps.events.emit('manual.progress', { manualId: manual.id, scannedPagesRead: done, scannedPages: total });
   return deps.extract(
     { bytes: file.bytes, fileName: manual.file_name || file.fileName, contentType: file.contentType },

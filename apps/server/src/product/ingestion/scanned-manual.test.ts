@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
+import { CHUNKING_VERSION } from '../../data/chunk-sections.js';
 import { makePdf } from '../../data/fixtures/make-documents.js';
 import { makeScannedPdf } from '../../data/ocr/test-support/scanned-pdf.js';
 import { multipart } from '../../storage/test-support/upload-requests.js';
@@ -8,7 +9,7 @@ import { SERVICE_MANUAL } from '../../data/ocr/test-support/service-manual.js';
 import type { TestUser } from '../../test-support/users.js';
 import { type Passage, retrievePassages } from '../retrieval/retrieve.js';
 import { SCANNED_NOTICE } from '../manuals/service.js';
-import { addManual, signUpLibrarians, useLibrary, waitForIngestion } from './test-support/library-apps.js';
+import { addManual, signUpLibrarians, useLibrary, waitFor, waitForIngestion } from './test-support/library-apps.js';
 
 // A scanned manual through the real app: its pages are images only (rendered from the manual's
 // text and put back into a PDF), the worker reads them by real OCR, page by page, and its
@@ -149,6 +150,45 @@ describe('a scanned manual', () => {
       expect(file.metadata).toMatchObject({ title: 'XR-200 scan', partNumber: 'PN-7720-G' });
       const { ocrPages } = await saveAndIngest({ path: file.path, ...file.metadata }, 1);
       expect(ocrPages).toEqual([1]);
+    },
+  );
+
+  it(
+    'read again after an older chunking, stays ready on the cards: no scan progress goes out',
+    { timeout: 120_000 },
+    async () => {
+      const manual = await addManual(app, people.technician, {
+        fileName: 'xr-200-page-2.pdf',
+        bytes: await makeScannedPdf([[...SERVICE_MANUAL.pages[1]]]),
+      });
+      await waitForIngestion(lib.pool, manual.id, 90_000);
+      const statusMessages = async () => {
+        const history = await app.inject({
+          method: 'GET',
+          url: '/api/realtime/fieldassist/messages?channel=manuals&limit=100',
+          headers: people.technician.headers,
+        });
+        return (history.json().messages as { type: string; data: { manualId: string; status?: string } }[])
+          .filter((m) => m.data.manualId === manual.id && m.type !== 'manual.indexing')
+          .map((m) => (m.type === 'manual.status' ? m.data.status : m.type));
+      };
+      const before = await statusMessages();
+      expect(before).toContain('manual.progress');
+
+      await lib.pool.query('UPDATE manuals SET chunked_with = $2 WHERE id = $1', [manual.id, CHUNKING_VERSION - 1]);
+      await lib.stop(app);
+      app = await lib.start();
+      await waitFor(
+        'the scanned manual to be read again',
+        async () =>
+          (await lib.pool.query('SELECT chunked_with FROM manuals WHERE id = $1', [manual.id])).rows[0].chunked_with ===
+          CHUNKING_VERSION
+            ? true
+            : undefined,
+        90_000,
+      );
+      // The new app's history holds the refresh's messages alone: its 'ready', no scan progress, no 'processing'.
+      expect(await statusMessages()).toEqual(['ready']);
     },
   );
 });

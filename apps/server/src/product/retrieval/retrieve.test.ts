@@ -7,22 +7,34 @@ import { bestSentenceShare, fencedShare, fuseScores, isListing, lexicalScore, op
 import { findCandidates, retrievePassages, termWeight } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
 
-/** A database of its own holding one manual, `id`, with a chunk a page. */
-async function oneManual(id: string, title: string, pages: string[]): Promise<pg.Pool> {
+/** A database of its own holding `manuals`, each page ([manual id, text]) a chunk on page i + 1. */
+async function libraryOf(
+  manuals: { id: string; title: string; type?: 'manual' | 'system_planner' }[],
+  pages: [string, string][],
+): Promise<pg.Pool> {
   const { pool: lib } = await createTestDatabase();
-  await lib.query('INSERT INTO manuals (id, title, file_url, file_name) VALUES ($1, $2, $3, $4)', [
-    id,
-    title,
-    `/f/${id}.pdf`,
-    `${id}.pdf`,
-  ]);
-  for (const [i, text] of pages.entries())
+  for (const { id, title, type = 'manual' } of manuals)
+    await lib.query('INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES ($1, $2, $3, $4, $5)', [
+      id,
+      title,
+      `/f/${id}.pdf`,
+      `${id}.pdf`,
+      type,
+    ]);
+  for (const [i, [manual, text]] of pages.entries())
     await lib.query(
       'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
-      [`${id}_${i}`, id, text, i, i + 1],
+      [`${manual}_${i}`, manual, text, i, i + 1],
     );
   return lib;
 }
+
+/** A database of its own holding one manual, `id`, with a chunk a page. */
+const oneManual = (id: string, title: string, pages: string[]) =>
+  libraryOf(
+    [{ id, title }],
+    pages.map((text) => [id, text]),
+  );
 
 // A generated library: 24 manuals of 8 pages, each page about one subject, with the boilerplate
 // real manuals repeat on every page. Questions whose answers sit on known pages, asked the way
@@ -273,23 +285,17 @@ describe('compounds', () => {
 describe('acronyms', () => {
   it('searches an acronym typed in capitals as the words a readable manual spells it out with', async () => {
     expect(searchTerms('my ISRs and the SOA of a BJT, in a Pump').acronyms).toEqual(['ISR', 'SOA', 'BJT']);
-    const { pool: lib } = await createTestDatabase();
-    await lib.query(
-      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('cc', 'Compiler', '/f/cc.pdf', 'cc.pdf')",
-    );
-    const pages: [string, string][] = [
-      ['cc', 'Interrupts. An interrupt service routine (ISR) runs when the hardware raises an interrupt.'],
-      ['cc', 'The ISR table. Each ISR has a slot in the vector table; a new ISR changes its slot.'],
+    const lib = await libraryOf(
+      [{ id: 'cc', title: 'Compiler' }],
       [
-        'cc',
-        'If an interrupt service routine changes a variable, declare it volatile, or main never sees the new value.',
+        ['cc', 'Interrupts. An interrupt service routine (ISR) runs when the hardware raises an interrupt.'],
+        ['cc', 'The ISR table. Each ISR has a slot in the vector table; a new ISR changes its slot.'],
+        [
+          'cc',
+          'If an interrupt service routine changes a variable, declare it volatile, or main never sees the new value.',
+        ],
       ],
-    ];
-    for (const [i, [manual, text]] of pages.entries())
-      await lib.query(
-        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
-        [`p_${i}`, manual, text, i, i + 1],
-      );
+    );
     const question = 'variable changed in my ISR but main never sees the new value';
     const candidates = await findCandidates({ pool: lib }, { question, role: 'viewer' });
     // The answer holds every term of the question: "ISR" as the words it stands for.
@@ -299,25 +305,20 @@ describe('acronyms', () => {
   });
 
   it('takes no definition from a manual the caller may not read', async () => {
-    const { pool: lib } = await createTestDatabase();
-    await lib.query(
-      `INSERT INTO manuals (id, title, file_url, file_name, document_type) VALUES
-       ('cc', 'Compiler', '/f/cc.pdf', 'cc.pdf', 'manual'),
-       ('sp', 'Plant planner', '/f/sp.pdf', 'sp.pdf', 'system_planner')`,
-    );
-    const pages: [string, string][] = [
-      ['sp', 'Interrupts. An interrupt service routine (ISR) runs when the hardware raises an interrupt.'],
-      ['cc', 'The ISR table. Each ISR has a slot in the vector table; a new ISR changes its slot.'],
+    const lib = await libraryOf(
       [
-        'cc',
-        'If an interrupt service routine changes a variable, declare it volatile, or main never sees the new value.',
+        { id: 'cc', title: 'Compiler' },
+        { id: 'sp', title: 'Plant planner', type: 'system_planner' },
       ],
-    ];
-    for (const [i, [manual, text]] of pages.entries())
-      await lib.query(
-        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
-        [`p_${i}`, manual, text, i, i + 1],
-      );
+      [
+        ['sp', 'Interrupts. An interrupt service routine (ISR) runs when the hardware raises an interrupt.'],
+        ['cc', 'The ISR table. Each ISR has a slot in the vector table; a new ISR changes its slot.'],
+        [
+          'cc',
+          'If an interrupt service routine changes a variable, declare it volatile, or main never sees the new value.',
+        ],
+      ],
+    );
     const question = 'variable changed in my ISR but main never sees the new value';
     const coverage = async (role: 'viewer' | 'admin') =>
       (await findCandidates({ pool: lib }, { question, role })).find((c) => c.row.page_number === 3)?.coverage ?? 0;

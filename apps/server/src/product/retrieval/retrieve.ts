@@ -117,6 +117,9 @@ async function termStatistics(
   };
 }
 
+/** A term held where any of `queries` is (a stand-in's neighbours, a compound, an acronym's words): their disjunction, each kept to tell which a chunk holds. */
+const anyOfQueries = (queries: string[]) => ({ query: queries.map((q) => `(${q})`).join(' | '), anyOf: queries });
+
 interface Compound {
   pair: string;
   phrase: string;
@@ -152,11 +155,9 @@ function holdCompounds(terms: Term[], compounds: Compound[]): Map<string, string
     if (t.isCode) continue;
     const of = compounds.filter((c) => c.pair.split(' ').includes(t.typed) && c.query !== t.query);
     if (of.length === 0) continue;
-    const anyOf = [...(t.rows > 0 ? [t.query] : []), ...of.map((c) => c.query)];
     Object.assign(t, {
-      query: anyOf.map((q) => `(${q})`).join(' | '),
+      ...anyOfQueries([...(t.rows > 0 ? [t.query] : []), ...of.map((c) => c.query)]),
       rows: of.reduce((sum, c) => sum + Number(c.rows), t.rows),
-      anyOf,
     });
   }
   return new Map(compounds.map((c) => [c.phrase, c.query]));
@@ -199,7 +200,7 @@ function spellOutAcronyms(terms: Term[], expansions: Map<string, string>): void 
   for (const t of terms) {
     const spelled = expansions.get(t.typed) ?? expansions.get(t.typed.replace(/s$/, ''));
     if (!spelled || t.isCode || t.anyOf) continue;
-    Object.assign(t, { query: `(${t.query}) | (${spelled})`, anyOf: [t.query, spelled] });
+    Object.assign(t, anyOfQueries([t.query, spelled]));
   }
 }
 
@@ -238,11 +239,10 @@ async function findStandIns(deps: RetrievalDeps, missing: Term[], known: Term[])
     const found = rows.filter((r) => r.at === at);
     if (found.length === 0) return undefined;
     return {
-      query: found.map((r) => `(${r.query})`).join(' | '),
+      ...anyOfQueries(found.map((r) => r.query)),
       rows: found.reduce((sum, r) => sum + Number(r.rows), 0),
       isCode: false,
       typed: t.typed,
-      anyOf: found.map((r) => r.query),
     };
   });
 }

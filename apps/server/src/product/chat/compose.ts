@@ -430,6 +430,15 @@ export function quoteOf(question: string, text: string): string {
   return first?.text ?? (fallback && 'text' in fallback ? fallback.text.split('\n')[0]!.trim() : '');
 }
 
+/**
+ * Text that is mostly not letters or digits: a diagram or a cable drawing read as text
+ * ("1k CTS| .‘ |________"), which says nothing under "Also in your manuals".
+ */
+const isDrawing = (text: string) => {
+  const marks = text.replace(/\s/g, '');
+  return (marks.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 0.6 * marks.length;
+};
+
 /** How much of the question the passage's best sentence carries, unweighted. */
 const bestSentence = (passage: Passage, terms: Terms) =>
   Math.max(0, ...sentencesOf(parseBlocks(passage.text), terms).map((s) => termScore(s.text, terms)));
@@ -504,9 +513,15 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     const key = `${passage.manualId}:${passage.page}`;
     // A contents or index page names the subject and answers nothing (the ranking's own rule).
     if (shownPages.has(key) || isListing(passage.text)) continue;
-    const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80);
-    // A page is shown only when it carries the question about as well as the best one does.
-    if (Math.max(0, ...sentences.map((s) => termScore(s.text, terms))) < Math.max(1, bestScore / 2)) continue;
+    const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80).filter(
+      (s) => !isDrawing(s.text),
+    );
+    // A page is shown only when it carries the question about as well as the best one does; a page
+    // of another manual only when as well: a question is about one machine, and another manual's page
+    // that shares a word of it ("default", "skip") is noise under the answer.
+    const needed = passage.manualId === best.manualId ? bestScore / 2 : bestScore;
+    if (sentences.length === 0 || Math.max(...sentences.map((s) => termScore(s.text, terms))) < Math.max(1, needed))
+      continue;
     shownPages.add(key);
     sources.push(sourceOf(passage, sentences[0]!.text));
     const text = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);

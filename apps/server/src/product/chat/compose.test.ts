@@ -195,23 +195,30 @@ describe('composeAnswer', () => {
     expect(text.indexOf('PCHAN')).toBeLessThan(text.indexOf('*CX-10'));
   });
 
-  it("shows another manual's page only when it carries the question as well as the best page, and no drawing read as text", () => {
-    const other = { manualId: 'manual_dryer', title: 'DX-2 Dryer Manual' };
+  it("shows another manual's page ranked below the second only when it carries the question as well as the best page, and no drawing read as text", () => {
+    const dryer = { manualId: 'manual_dryer', title: 'DX-2 Dryer Manual' };
+    // Another machine's page that shares the alarm code.
+    const sharesCode = passage('Alarm A12 on the DX-2 means the drum is overloaded.', {
+      ...dryer,
+      chunkId: 'c2',
+      page: 4,
+    });
     const { text, sources } = composeAnswer('The CX-10 trips on alarm A12, what do I do?', [
       passage(filterPage),
-      // Another machine's page that shares the alarm code: noise under the answer.
-      passage('Alarm A12 on the DX-2 means the drum is overloaded.', { ...other, chunkId: 'c2', page: 4 }),
       // A cable drawing that extraction read as text, on a page of the same manual.
       passage('CX-10 A12 | .‘ |_________________ |___| -+- |___|', { chunkId: 'c3', page: 40 }),
-      // Another manual's page that carries the question as well as the best one does.
+      sharesCode,
       passage('When the CX-10 trips on alarm A12 with the DX-2 attached, check the dryer first.', {
-        ...other,
+        ...dryer,
         chunkId: 'c4',
         page: 9,
       }),
     ]);
     expect(sources.map((s) => s.page)).toEqual([12, 9]);
     expect(text).not.toMatch(/overloaded|\|___/);
+    // Ranked second, the ranking hesitated between the two manuals: it is shown.
+    const second = composeAnswer('The CX-10 trips on alarm A12, what do I do?', [passage(filterPage), sharesCode]);
+    expect(second.sources.map((s) => s.page)).toEqual([12, 4]);
   });
 
   it('shows a further page that carries the question as well, whatever the length of the best page', () => {

@@ -516,10 +516,11 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80).filter(
       (s) => !isDrawing(s.text),
     );
-    // A page is shown only when it carries the question about as well as the best one does; a page
-    // of another manual only when as well: a question is about one machine, and another manual's page
-    // that shares a word of it ("default", "skip") is noise under the answer.
-    const needed = passage.manualId === best.manualId ? bestScore / 2 : bestScore;
+    // A page is shown only when it carries the question about as well as the best one does. A page of
+    // another manual, ranked below the second, only when as well: a question is about one machine,
+    // and such a page that shares a word of it ("default", "skip") is noise under the answer; ranked
+    // second, it is where the ranking hesitated between two manuals and often the right one.
+    const needed = passage.manualId === best.manualId || passages.indexOf(passage) <= 1 ? bestScore / 2 : bestScore;
     if (sentences.length === 0 || Math.max(...sentences.map((s) => termScore(s.text, terms))) < Math.max(1, needed))
       continue;
     shownPages.add(key);

@@ -16,7 +16,7 @@ const BATCH = 16;
  * What is embedded of a chunk: the heading and the start of the text. On bench/retrieval's tuned
  * questions 600 characters ranked better than 300 and as well as the whole chunk (bench/README.md).
  */
-const EMBEDDED_CHARS = 600;
+export const EMBEDDED_CHARS = 600;
 
 /** The start of a chunk's text that its embedding is computed from, spaces collapsed. */
 export const embeddedText = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, EMBEDDED_CHARS);

@@ -48,17 +48,29 @@ export function optionLinePattern(option: string): RegExp {
 }
 
 /**
+ * Whether a line is a table's row of part names ("STK600-RC008T-2 STK600-DIP ATtiny25 ATtiny45
+ * ATtiny85"): most of its words, and at least three, hold a digit. Such a row names the parts a
+ * question may name, and explains nothing about them.
+ */
+export function isRowOfNames(line: string): boolean {
+  const words = line.split(/\s+/).filter((w) => /[\p{L}\d]/u.test(w));
+  return words.length >= 3 && words.filter((w) => /\d/.test(w)).length > words.length / 2;
+}
+
+/**
  * The share of the question's terms (passage-text's termScore: a word 1, a number 2, an
  * identifier 3) that one sentence of the text holds, the sentence holding most. Where a thing is
  * described, one sentence names most of what is asked ("--disable-warning <nnnn> Disable specific
- * warning with number <nnnn>"); a page that mentions it spreads the same words over several.
+ * warning with number <nnnn>"); a page that mentions it spreads the same words over several. A
+ * row of part names is no sentence: it holds the question's part numbers and describes nothing.
  */
 export function bestSentenceShare(text: string, terms: Terms): number {
   const total = terms.words.length + terms.codes.reduce((sum, code) => sum + (/^\d+$/.test(code) ? 2 : 3), 0);
   if (total === 0) return 0;
   let best = 0;
   for (const line of text.split('\n'))
-    for (const sentence of splitSentences(line)) best = Math.max(best, termScore(sentence, terms));
+    if (!isRowOfNames(line))
+      for (const sentence of splitSentences(line)) best = Math.max(best, termScore(sentence, terms));
   return best / total;
 }
 
@@ -90,7 +102,7 @@ export interface ScoredCandidate<Row> {
   semantic: number | undefined;
   /** A contents or index page (isListing). */
   listing: boolean;
-  /** Share of the embedded start of the chunk's text set between ``` fences (fencedShare), 0 when absent. */
+  /** Share of the embedded start of the chunk's text set between ``` fences (fencedShare) or in rows of part names (namesShare), 0 when absent. */
   fenced?: number;
 }
 
@@ -133,6 +145,26 @@ const FENCED = /```[\s\S]*?(?:```|$)/g;
 export function fencedShare(text: string): number {
   const fenced = [...text.matchAll(FENCED)].reduce((sum, m) => sum + m[0].length, 0);
   return text.length ? fenced / text.length : 0;
+}
+
+/**
+ * The share of a text's first `chars` characters (spaces collapsed, as embedded) in rows of part
+ * names outside fences (isRowOfNames). Word vectors read part numbers as they read a listing's
+ * names: a table of them ("STK600-RC008T-2 STK600-DIP ATtiny85") says little of what a chunk is about.
+ */
+export function namesShare(text: string, chars: number): number {
+  let seen = 0;
+  let rows = 0;
+  let inListing = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\s+/g, ' ').trim();
+    if (!line || seen >= chars) continue;
+    if (line.startsWith('```')) inListing = !inListing;
+    const length = Math.min(line.length + 1, chars - seen);
+    if (!inListing && isRowOfNames(line)) rows += length;
+    seen += length;
+  }
+  return seen ? rows / seen : 0;
 }
 
 /**

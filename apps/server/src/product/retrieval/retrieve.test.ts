@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder } from './embedder.js';
 import { questionTerms } from './passage-text.js';
-import { bestSentenceShare, fencedShare, fuseScores, isListing, lexicalScore, optionLinePattern } from './rank.js';
+import {
+  bestSentenceShare,
+  fencedShare,
+  fuseScores,
+  isListing,
+  isRowOfNames,
+  lexicalScore,
+  namesShare,
+  optionLinePattern,
+} from './rank.js';
 import { findCandidates, retrievePassages, termWeight } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
 
@@ -402,6 +411,52 @@ describe('per cent', () => {
       { question: 'measure the rise time between 20% and 80%', role: 'viewer' },
     );
     expect(passages[0]?.page).toBe(2);
+  });
+});
+
+describe('values with a unit', () => {
+  it('does not search a value the technician typed with its unit: a page holding it holds it as an example', async () => {
+    expect(searchTerms('1kHz fundamental at 3.3V, 100MEG, 8k, 4.7uF on the stk600 with an 8051').codes).toEqual([
+      'stk600',
+      '8051',
+    ]);
+    const lib = await oneManual('sim', 'Simulator', [
+      'Distortion analysis. Example: .disto dec 10 1kHz 100MEG computes the small-signal distortion.',
+      'Fourier analysis. The .four line gives the harmonic content of a transient output: the fundamental and each harmonic.',
+    ]);
+    const { passages } = await retrievePassages(
+      { pool: lib },
+      { question: 'harmonic distortion of my 1kHz fundamental', role: 'viewer' },
+    );
+    expect(passages[0]?.page).toBe(2);
+  });
+});
+
+describe('rows of part names', () => {
+  const table = [
+    'The following devices are supported by each routing card:',
+    'STK600-RC008T-2 STK600-DIP ATtiny25 ATtiny45 ATtiny85',
+  ].join('\n');
+  const notes = 'For devices on the routing card STK600-RC008T-2, remove the AREF0 jumper to use ISP mode.';
+
+  it('tells a row of part names from prose that names parts', () => {
+    expect(isRowOfNames('STK600-RC008T-2 STK600-DIP ATtiny25 ATtiny45 ATtiny85')).toBe(true);
+    expect(isRowOfNames(notes)).toBe(false);
+    expect(isRowOfNames('ATtiny85')).toBe(false);
+  });
+
+  it('counts no row of part names as the best sentence: it names the parts asked about and describes nothing', () => {
+    const terms = questionTerms('attiny85 on the RC008T-2 card, isp fails');
+    expect(bestSentenceShare(table, terms)).toBeLessThan(bestSentenceShare(notes, terms));
+  });
+
+  it("counts a chunk's cosine for its rows of part names as for a listing", async () => {
+    expect(namesShare(notes, 600)).toBe(0);
+    expect(namesShare(table, 600)).toBeGreaterThan(0.4);
+    const lib = await oneManual('prog', 'Programmer', [table, notes]);
+    const candidates = await findCandidates({ pool: lib }, { question: 'RC008T-2 card isp', role: 'viewer' });
+    expect(candidates.find((c) => c.row.page_number === 1)?.fenced).toBeGreaterThan(0.4);
+    expect(candidates.find((c) => c.row.page_number === 2)?.fenced).toBe(0);
   });
 });
 

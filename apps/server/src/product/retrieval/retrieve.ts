@@ -12,13 +12,14 @@ import {
   isListing,
   type LexicalFeatures,
   lexicalScore,
+  namesShare,
   optionLinePattern,
   PHRASE_WEIGHT,
   PROXIMITY_WEIGHT,
   type ScoredCandidate,
   TITLE_WEIGHT,
 } from './rank.js';
-import { embeddedText } from './indexer.js';
+import { EMBEDDED_CHARS, embeddedText } from './indexer.js';
 import { searchTerms } from './search-terms.js';
 
 export interface Passage {
@@ -479,7 +480,10 @@ export async function findCandidates(
       coverage: features.coverage,
       semantic: vector && row.embedding?.length ? cosine(vector, row.embedding) : undefined,
       listing: isListing(row.extracted_text),
-      fenced: fencedShare(embeddedText(row.extracted_text)),
+      fenced: Math.min(
+        1,
+        fencedShare(embeddedText(row.extracted_text)) + namesShare(row.extracted_text, EMBEDDED_CHARS),
+      ),
     };
   });
 }

@@ -1,8 +1,18 @@
 /**
+ * A value with its unit as typed ("3.3V", "1kHz", "100MEG", "8k"): a setting of the technician's own
+ * circuit or board, not a name the manual is indexed by. A page that holds it holds it as an example
+ * (".disto ... 1kHz" above the .four page a harmonic-distortion question needs), and as an identifier
+ * it outweighed every word of the question.
+ */
+const isQuantity = (term: string) =>
+  /^\d+(?:\.\d+)?(?:(?:[pnumkgt]|meg)?(?:hz|v|a|ohms?|s|f|h|w|db|degc|b|bytes?|bits?|baud)|k|meg)$/i.test(term);
+
+/**
  * Splits a question into search terms: words go to the English stemmer; identifiers (terms
  * with a digit, such as PN-4471-B, E42 or 0x1F, names with an underscore or inner capital,
  * such as gpio_set_level or setTimeout, dot names and long options such as .spiceinit or
  * --stack-auto, file names such as avrdude.conf and paths such as /dev/ttyS0) are matched as typed.
+ * A value with its unit (isQuantity) is no term.
  */
 export function searchTerms(question: string): {
   words: string[];
@@ -47,7 +57,9 @@ export function searchTerms(question: string): {
   const acronyms = [...new Set(raw.filter((t) => /^\p{Lu}{2,5}s?$/u.test(t)).map((t) => t.replace(/s$/, '')))];
   return {
     words: unique.filter((t) => !isCode(t)),
-    codes: [...new Set([...unique.filter(isCode).map((t) => t.toLowerCase()), ...fractions])],
+    codes: [
+      ...new Set([...unique.filter((t) => isCode(t) && !isQuantity(t)).map((t) => t.toLowerCase()), ...fractions]),
+    ],
     pairs,
     options,
     acronyms,

@@ -4,7 +4,7 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder } from './embedder.js';
 import { questionTerms } from './passage-text.js';
 import { bestSentenceShare, fencedShare, fuseScores, isListing, lexicalScore, optionLinePattern } from './rank.js';
-import { findCandidates, retrievePassages, termWeight } from './retrieve.js';
+import { americanSpelling, findCandidates, retrievePassages, termWeight } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
 
 /** A database of its own holding `manuals`, each page ([manual id, text]) a chunk on page i + 1. */
@@ -402,6 +402,45 @@ describe('per cent', () => {
       { question: 'measure the rise time between 20% and 80%', role: 'viewer' },
     );
     expect(passages[0]?.page).toBe(2);
+  });
+});
+
+describe('British spellings', () => {
+  it('searches a word the library lacks as typed the British way as its American spelling', async () => {
+    expect(['initialised', 'behaviour', 'analysed', 'centre', 'rise'].map(americanSpelling)).toEqual([
+      'initialized',
+      'behavior',
+      'analyzed',
+      'center',
+      undefined,
+    ]);
+    const lib = await oneManual('cc', 'Compiler', [
+      'Xdata variables at startup. The startup code copies the xdata variables from code memory.',
+      'Page register. The startup code can initialize variables in xdata only where the page register is right.',
+    ]);
+    const { passages } = await retrievePassages(
+      { pool: lib },
+      { question: 'xdata variables not initialised at startup', role: 'viewer' },
+    );
+    expect(passages[0]?.page).toBe(2);
+  });
+});
+
+describe('temperatures', () => {
+  it('searches a temperature typed with a unit symbol as the words a manual spells it in', async () => {
+    expect(searchTerms('simulate the board at 85 degC, or 3°F')).toMatchObject({
+      words: ['simulate', 'the', 'board', 'at', 'degrees', 'celsius', 'or', 'fahrenheit'],
+      codes: ['85', '3'],
+    });
+    const lib = await oneManual('sim', 'Simulator', [
+      'Temperature. .TEMP sets the circuit temperature in degrees Celsius.',
+      'Netlists. Each board is read from one netlist.',
+    ]);
+    const candidates = await findCandidates(
+      { pool: lib },
+      { question: 'simulate the board at 85 degC', role: 'viewer' },
+    );
+    expect(fuseScores(candidates)[0]?.row.page_number).toBe(1);
   });
 });
 

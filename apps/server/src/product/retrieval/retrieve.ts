@@ -163,6 +163,51 @@ function holdCompounds(terms: Term[], compounds: Compound[]): Map<string, string
   return new Map(compounds.map((c) => [c.phrase, c.query]));
 }
 
+/** British endings and their American spelling, which most manuals use ("initialised", "initialized"). */
+const BRITISH_ENDINGS: [RegExp, string][] = [
+  [/(?<=\p{L}{3})is(e|ed|es|ing|ation|ations|er|ers)$/u, 'iz$1'],
+  [/(?<=\p{L}{2})ys(e|ed|es|ing)$/u, 'yz$1'],
+  [/(?<=\p{L}{2})our(s|ed|ing)?$/u, 'or$1'],
+  [/(?<=\p{L}{3})tre(s)?$/u, 'ter$1'],
+];
+
+/** The American spelling of a word typed the British way, or undefined. */
+export function americanSpelling(word: string): string | undefined {
+  for (const [ending, american] of BRITISH_ENDINGS) if (ending.test(word)) return word.replace(ending, american);
+  return undefined;
+}
+
+/** The American spellings the library holds of the question's words it lacks, each with its chunks. */
+async function findSpellings(
+  pool: pg.Pool,
+  missing: Term[],
+): Promise<{ typed: string; query: string; rows: string }[]> {
+  const spelled = missing.flatMap((t) => {
+    const american = americanSpelling(t.typed);
+    return american ? [{ typed: t.typed, american }] : [];
+  });
+  if (spelled.length === 0) return [];
+  const { rows } = await pool.query<{ typed: string; query: string; rows: string }>(
+    `SELECT typed, q::text AS query, s.chunks AS rows
+     FROM unnest($1::text[], $2::text[]) w(typed, american)
+     CROSS JOIN LATERAL (SELECT plainto_tsquery('english', american) AS q, tsvector_to_array(to_tsvector('english', american)) AS lexemes) l
+     JOIN search_terms s ON cardinality(l.lexemes) = 1 AND s.lexeme = l.lexemes[1] AND s.chunks > 0`,
+    [spelled.map((s) => s.typed), spelled.map((s) => s.american)],
+  );
+  return rows;
+}
+
+/**
+ * A word the library lacks only as typed the British way is the word it holds, at full weight (a
+ * stand-in earns half: it is another word). Word vectors know few British spellings.
+ */
+function holdSpellings(terms: Term[], spellings: { typed: string; query: string; rows: string }[]): void {
+  for (const s of spellings) {
+    const t = terms.find((term) => term.typed === s.typed && !term.isCode);
+    if (t) Object.assign(t, { query: s.query, rows: Number(s.rows) });
+  }
+}
+
 /** Chunks holding an acronym read for its definition, at most: a bound in a large library. */
 const ACRONYM_CHUNKS = 200;
 
@@ -315,6 +360,8 @@ export async function findCandidates(
   const { terms, chunks } = statistics;
   const compounds = holdCompounds(terms, compoundsFound);
   spellOutAcronyms(terms, acronyms);
+  const lacking = terms.filter((t) => t.rows === 0 && !t.isCode);
+  holdSpellings(terms, await findSpellings(deps.pool, lacking));
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
   const optionLines = question.options.map(optionLinePattern);

@@ -12,6 +12,12 @@ export function searchTerms(question: string): {
   acronyms: string[];
 } {
   const raw = question
+    // A temperature typed with a unit symbol ("85 degC", "85°C") is searched as the words a
+    // manual spells it in ("degrees Celsius"): the symbol itself is in no manual's index.
+    .replace(
+      /(\d)\s*(?:°|deg\.?\s*)([CF])(?!\p{L})/giu,
+      (_, digit: string, unit: string) => `${digit} degrees ${unit.toUpperCase() === 'C' ? 'celsius' : 'fahrenheit'}`,
+    )
     // A negation ("won't", "doesn't") is no search term: its stem ("won", "doesn") would select
     // the few pages that happen to say it.
     .replace(/\p{L}+n['’]t(?!\p{L})/giu, 'not')

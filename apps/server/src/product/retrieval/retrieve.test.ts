@@ -442,6 +442,21 @@ describe('temperatures', () => {
     );
     expect(fuseScores(candidates)[0]?.row.page_number).toBe(1);
   });
+
+  it('embeds the question with the temperature spelt out, as the word vectors know no unit symbol', async () => {
+    const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
+    const text = 'Temperature. .TEMP sets the circuit temperature in degrees Celsius.';
+    const lib = await oneManual('sim', 'Simulator', [text]);
+    const [vector] = await embedder.embed([text], 'index');
+    await lib.query('UPDATE manual_content SET embedding = $1', [Buffer.from(vector!.buffer)]);
+    const cosineTo = async (question: string) =>
+      (await findCandidates({ pool: lib, embedder }, { question, role: 'viewer' }))[0]?.semantic;
+    expect(await cosineTo('simulate the board at 85 degC')).toBeCloseTo(
+      (await cosineTo('simulate the board at 85 degrees celsius'))!,
+      6,
+    );
+    await embedder.close();
+  });
 });
 
 describe('words the library lacks', () => {

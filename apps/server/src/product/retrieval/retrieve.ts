@@ -19,7 +19,7 @@ import {
   TITLE_WEIGHT,
 } from './rank.js';
 import { embeddedText } from './indexer.js';
-import { searchTerms } from './search-terms.js';
+import { searchTerms, spellOutTemperatures } from './search-terms.js';
 
 export interface Passage {
   chunkId: string;
@@ -347,7 +347,7 @@ export async function findCandidates(
   deps: RetrievalDeps,
   opts: { question: string; role: Role | null },
 ): Promise<ScoredCandidate<CandidateRow>[]> {
-  const questionVector = deps.embedder?.embed([opts.question], 'question').then(
+  const questionVector = deps.embedder?.embed([spellOutTemperatures(opts.question)], 'question').then(
     ([v]) => v,
     () => undefined,
   );

@@ -280,6 +280,18 @@ describe('compounds', () => {
     const { passages } = await retrievePassages({ pool: lib }, { question: 'change the baud rate', role: 'viewer' });
     expect(passages[0]?.page).toBe(2);
   });
+
+  it('finds a word of the question where the manual writes it as two ("timestep", "time step")', async () => {
+    const lib = await oneManual('sim', 'Simulator', [
+      'Options. TSTEP sets the timestep.',
+      'Switches. A switch can make the time step too small.',
+      'Relays. A relay is a switch worked by a coil.',
+    ]);
+    const candidates = await findCandidates({ pool: lib }, { question: 'the timestep of a switch', role: 'viewer' });
+    // The second page holds every term of the question: "timestep" as its two words.
+    expect(candidates.find((c) => c.row.page_number === 2)?.coverage).toBeCloseTo(1);
+    expect(fuseScores(candidates)[0]?.row.page_number).toBe(2);
+  });
 });
 
 describe('acronyms', () => {

@@ -163,6 +163,49 @@ function holdCompounds(terms: Term[], compounds: Compound[]): Map<string, string
   return new Map(compounds.map((c) => [c.phrase, c.query]));
 }
 
+/** Chunks counted for a word's split at most (its weight is then that of a common term). */
+const SPLIT_CHUNKS = COMMON_TERM_ROWS;
+
+/**
+ * Each split of the question's words of 6 letters or more into two of 3 or more ("timestep" as
+ * "time step") that the library writes as a phrase, with the chunks that hold it.
+ */
+async function findSplits(pool: pg.Pool, words: string[]): Promise<{ typed: string; query: string; rows: string }[]> {
+  const splits = words
+    .filter((w) => /^\p{L}{6,}$/u.test(w))
+    .flatMap((w) =>
+      Array.from({ length: w.length - 5 }, (_, i) => ({ typed: w, phrase: `${w.slice(0, i + 3)} ${w.slice(i + 3)}` })),
+    );
+  if (splits.length === 0) return [];
+  const { rows } = await pool.query<{ typed: string; query: string; rows: string }>(
+    `SELECT typed, q::text AS query, n.rows
+     FROM unnest($1::text[], $2::text[]) s(typed, phrase)
+     CROSS JOIN LATERAL (SELECT phraseto_tsquery('english', phrase) AS q) p
+     CROSS JOIN LATERAL (SELECT count(*) AS rows FROM (SELECT 1 FROM manual_content c WHERE c.search @@ p.q LIMIT $3) x) n
+     -- Only the splits whose two words the library holds (search_terms, no chunk read) are counted.
+     WHERE q::text ~ '^''[^'']+'' <-> ''[^'']+''$'
+       AND (SELECT count(*) FROM unnest(tsvector_to_array(to_tsvector('english', phrase))) l JOIN search_terms t ON t.lexeme = l AND t.chunks > 0) = 2
+       AND n.rows > 0`,
+    [splits.map((s) => s.typed), splits.map((s) => s.phrase), SPLIT_CHUNKS],
+  );
+  return rows;
+}
+
+/**
+ * A word the manual may also write as two ("timestep" where an error reads "time step too small"):
+ * it is held where its two words are, as a pair the library writes as one is (holdCompounds).
+ */
+function holdSplits(terms: Term[], splits: { typed: string; query: string; rows: string }[]): void {
+  for (const t of terms) {
+    const of = splits.filter((s) => s.typed === t.typed && s.query !== t.query);
+    if (t.isCode || of.length === 0) continue;
+    Object.assign(t, {
+      ...anyOfQueries([...(t.anyOf ?? (t.rows > 0 ? [t.query] : [])), ...of.map((s) => s.query)]),
+      rows: of.reduce((sum, s) => sum + Number(s.rows), t.rows),
+    });
+  }
+}
+
 /** British endings and their American spelling, which most manuals use ("initialised", "initialized"). */
 const BRITISH_ENDINGS: [RegExp, string][] = [
   [/(?<=\p{L}{3})is(e|ed|es|ing|ation|ations|er|ers)$/u, 'iz$1'],
@@ -352,16 +395,18 @@ export async function findCandidates(
     () => undefined,
   );
   const question = searchTerms(opts.question);
-  const [statistics, compoundsFound, acronyms] = await Promise.all([
+  const [statistics, compoundsFound, acronyms, splits] = await Promise.all([
     termStatistics(deps.pool, question),
     findCompounds(deps.pool, question.pairs),
     findAcronyms(deps.pool, question.acronyms, opts.role),
+    findSplits(deps.pool, question.words),
   ]);
   const { terms, chunks } = statistics;
   const compounds = holdCompounds(terms, compoundsFound);
   spellOutAcronyms(terms, acronyms);
   const lacking = terms.filter((t) => t.rows === 0 && !t.isCode);
   holdSpellings(terms, await findSpellings(deps.pool, lacking));
+  holdSplits(terms, splits);
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
   const optionLines = question.options.map(optionLinePattern);

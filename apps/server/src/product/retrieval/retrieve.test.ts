@@ -13,7 +13,7 @@ import {
   namesShare,
   optionLinePattern,
 } from './rank.js';
-import { findCandidates, retrievePassages, termWeight } from './retrieve.js';
+import { americanSpelling, findCandidates, retrievePassages, termWeight } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
 
 /** A database of its own holding `manuals`, each page ([manual id, text]) a chunk on page i + 1. */
@@ -289,6 +289,18 @@ describe('compounds', () => {
     const { passages } = await retrievePassages({ pool: lib }, { question: 'change the baud rate', role: 'viewer' });
     expect(passages[0]?.page).toBe(2);
   });
+
+  it('finds a word of the question where the manual writes it as two ("timestep", "time step")', async () => {
+    const lib = await oneManual('sim', 'Simulator', [
+      'Options. TSTEP sets the timestep.',
+      'Switches. A switch can make the time step too small.',
+      'Relays. A relay is a switch worked by a coil.',
+    ]);
+    const candidates = await findCandidates({ pool: lib }, { question: 'the timestep of a switch', role: 'viewer' });
+    // The second page holds every term of the question: "timestep" as its two words.
+    expect(candidates.find((c) => c.row.page_number === 2)?.coverage).toBeCloseTo(1);
+    expect(fuseScores(candidates)[0]?.row.page_number).toBe(2);
+  });
 });
 
 describe('acronyms', () => {
@@ -432,6 +444,27 @@ describe('values with a unit', () => {
   });
 });
 
+describe('British spellings', () => {
+  it('searches a word the library lacks as typed the British way as its American spelling', async () => {
+    expect(['initialised', 'behaviour', 'analysed', 'centre', 'rise'].map(americanSpelling)).toEqual([
+      'initialized',
+      'behavior',
+      'analyzed',
+      'center',
+      undefined,
+    ]);
+    const lib = await oneManual('cc', 'Compiler', [
+      'Xdata variables at startup. The startup code copies the xdata variables from code memory.',
+      'Page register. The startup code can initialize variables in xdata only where the page register is right.',
+    ]);
+    const { passages } = await retrievePassages(
+      { pool: lib },
+      { question: 'xdata variables not initialised at startup', role: 'viewer' },
+    );
+    expect(passages[0]?.page).toBe(2);
+  });
+});
+
 describe('rows of part names', () => {
   const table = [
     'The following devices are supported by each routing card:',
@@ -457,6 +490,39 @@ describe('rows of part names', () => {
     const candidates = await findCandidates({ pool: lib }, { question: 'RC008T-2 card isp', role: 'viewer' });
     expect(candidates.find((c) => c.row.page_number === 1)?.fenced).toBeGreaterThan(0.4);
     expect(candidates.find((c) => c.row.page_number === 2)?.fenced).toBe(0);
+  });
+});
+
+describe('temperatures', () => {
+  it('searches a temperature typed with a unit symbol as the words a manual spells it in', async () => {
+    expect(searchTerms('simulate the board at 85 degC, or 3°F')).toMatchObject({
+      words: ['simulate', 'the', 'board', 'at', 'degrees', 'celsius', 'or', 'fahrenheit'],
+      codes: ['85', '3'],
+    });
+    const lib = await oneManual('sim', 'Simulator', [
+      'Temperature. .TEMP sets the circuit temperature in degrees Celsius.',
+      'Netlists. Each board is read from one netlist.',
+    ]);
+    const candidates = await findCandidates(
+      { pool: lib },
+      { question: 'simulate the board at 85 degC', role: 'viewer' },
+    );
+    expect(fuseScores(candidates)[0]?.row.page_number).toBe(1);
+  });
+
+  it('embeds the question with the temperature spelt out, as the word vectors know no unit symbol', async () => {
+    const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
+    const text = 'Temperature. .TEMP sets the circuit temperature in degrees Celsius.';
+    const lib = await oneManual('sim', 'Simulator', [text]);
+    const [vector] = await embedder.embed([text], 'index');
+    await lib.query('UPDATE manual_content SET embedding = $1', [Buffer.from(vector!.buffer)]);
+    const cosineTo = async (question: string) =>
+      (await findCandidates({ pool: lib, embedder }, { question, role: 'viewer' }))[0]?.semantic;
+    expect(await cosineTo('simulate the board at 85 degC')).toBeCloseTo(
+      (await cosineTo('simulate the board at 85 degrees celsius'))!,
+      6,
+    );
+    await embedder.close();
   });
 });
 

@@ -20,7 +20,7 @@ import {
   TITLE_WEIGHT,
 } from './rank.js';
 import { EMBEDDED_CHARS, embeddedText } from './indexer.js';
-import { searchTerms } from './search-terms.js';
+import { searchTerms, spellOutTemperatures } from './search-terms.js';
 
 export interface Passage {
   chunkId: string;
@@ -164,6 +164,103 @@ function holdCompounds(terms: Term[], compounds: Compound[]): Map<string, string
   return new Map(compounds.map((c) => [c.phrase, c.query]));
 }
 
+/** Chunks counted for a word's split at most (its weight is then that of a common term). */
+const SPLIT_CHUNKS = COMMON_TERM_ROWS;
+
+/**
+ * Each split of the question's words of 6 letters or more into two of 3 or more ("timestep" as
+ * "time step") that the library writes as a phrase, with the chunks that hold it.
+ */
+async function findSplits(pool: pg.Pool, words: string[]): Promise<{ typed: string; query: string; rows: string }[]> {
+  const splits = words
+    .filter((w) => /^\p{L}{6,}$/u.test(w))
+    .flatMap((w) =>
+      Array.from({ length: w.length - 5 }, (_, i) => ({ typed: w, phrase: `${w.slice(0, i + 3)} ${w.slice(i + 3)}` })),
+    );
+  if (splits.length === 0) return [];
+  const { rows } = await pool.query<{ typed: string; query: string; rows: string }>(
+    `WITH held AS MATERIALIZED (
+       SELECT typed, q
+       FROM unnest($1::text[], $2::text[]) s(typed, phrase)
+       CROSS JOIN LATERAL (SELECT phraseto_tsquery('english', phrase) AS q) p
+       CROSS JOIN LATERAL (
+         SELECT count(*) AS found, min(t.chunks) AS fewest
+         FROM unnest(tsvector_to_array(to_tsvector('english', phrase))) l
+         JOIN search_terms t ON t.lexeme = l AND t.chunks > 0
+       ) w
+       -- Only splits into two words the library holds (search_terms, no chunk read), one of them in at
+       -- most $3 chunks: the phrase is then checked in at most that many, also in a large library.
+       WHERE q::text ~ '^''[^'']+'' <-> ''[^'']+''$' AND w.found = 2 AND w.fewest <= $3
+     )
+     SELECT typed, q::text AS query, n.rows
+     FROM held
+     CROSS JOIN LATERAL (SELECT count(*) AS rows FROM (SELECT 1 FROM manual_content c WHERE c.search @@ held.q LIMIT $3) x) n
+     WHERE n.rows > 0`,
+    [splits.map((s) => s.typed), splits.map((s) => s.phrase), SPLIT_CHUNKS],
+  );
+  return rows;
+}
+
+/**
+ * A word the manual may also write as two ("timestep" where an error reads "time step too small"):
+ * it is held where its two words are, as a pair the library writes as one is (holdCompounds).
+ */
+function holdSplits(terms: Term[], splits: { typed: string; query: string; rows: string }[]): void {
+  for (const t of terms) {
+    const of = splits.filter((s) => s.typed === t.typed && s.query !== t.query);
+    if (t.isCode || of.length === 0) continue;
+    Object.assign(t, {
+      ...anyOfQueries([...(t.anyOf ?? (t.rows > 0 ? [t.query] : [])), ...of.map((s) => s.query)]),
+      rows: of.reduce((sum, s) => sum + Number(s.rows), t.rows),
+    });
+  }
+}
+
+/** British endings and their American spelling, which most manuals use ("initialised", "initialized"). */
+const BRITISH_ENDINGS: [RegExp, string][] = [
+  [/(?<=\p{L}{3})is(e|ed|es|ing|ation|ations|er|ers)$/u, 'iz$1'],
+  [/(?<=\p{L}{2})ys(e|ed|es|ing)$/u, 'yz$1'],
+  [/(?<=\p{L}{2})our(s|ed|ing)?$/u, 'or$1'],
+  [/(?<=\p{L}{3})tre(s)?$/u, 'ter$1'],
+];
+
+/** The American spelling of a word typed the British way, or undefined. */
+export function americanSpelling(word: string): string | undefined {
+  for (const [ending, american] of BRITISH_ENDINGS) if (ending.test(word)) return word.replace(ending, american);
+  return undefined;
+}
+
+/** The American spellings the library holds of the question's words it lacks, each with its chunks. */
+async function findSpellings(
+  pool: pg.Pool,
+  missing: Term[],
+): Promise<{ typed: string; query: string; rows: string }[]> {
+  const spelled = missing.flatMap((t) => {
+    const american = americanSpelling(t.typed);
+    return american ? [{ typed: t.typed, american }] : [];
+  });
+  if (spelled.length === 0) return [];
+  const { rows } = await pool.query<{ typed: string; query: string; rows: string }>(
+    `SELECT typed, q::text AS query, s.chunks AS rows
+     FROM unnest($1::text[], $2::text[]) w(typed, american)
+     CROSS JOIN LATERAL (SELECT plainto_tsquery('english', american) AS q, tsvector_to_array(to_tsvector('english', american)) AS lexemes) l
+     JOIN search_terms s ON cardinality(l.lexemes) = 1 AND s.lexeme = l.lexemes[1] AND s.chunks > 0`,
+    [spelled.map((s) => s.typed), spelled.map((s) => s.american)],
+  );
+  return rows;
+}
+
+/**
+ * A word the library lacks only as typed the British way is the word it holds, at full weight (a
+ * stand-in earns half: it is another word). Word vectors know few British spellings.
+ */
+function holdSpellings(terms: Term[], spellings: { typed: string; query: string; rows: string }[]): void {
+  for (const s of spellings) {
+    const t = terms.find((term) => term.typed === s.typed && !term.isCode);
+    if (t) Object.assign(t, { query: s.query, rows: Number(s.rows) });
+  }
+}
+
 /** Chunks holding an acronym read for its definition, at most: a bound in a large library. */
 const ACRONYM_CHUNKS = 200;
 
@@ -303,19 +400,23 @@ export async function findCandidates(
   deps: RetrievalDeps,
   opts: { question: string; role: Role | null },
 ): Promise<ScoredCandidate<CandidateRow>[]> {
-  const questionVector = deps.embedder?.embed([opts.question], 'question').then(
+  const questionVector = deps.embedder?.embed([spellOutTemperatures(opts.question)], 'question').then(
     ([v]) => v,
     () => undefined,
   );
   const question = searchTerms(opts.question);
-  const [statistics, compoundsFound, acronyms] = await Promise.all([
+  const [statistics, compoundsFound, acronyms, splits] = await Promise.all([
     termStatistics(deps.pool, question),
     findCompounds(deps.pool, question.pairs),
     findAcronyms(deps.pool, question.acronyms, opts.role),
+    findSplits(deps.pool, question.words),
   ]);
   const { terms, chunks } = statistics;
   const compounds = holdCompounds(terms, compoundsFound);
   spellOutAcronyms(terms, acronyms);
+  const lacking = terms.filter((t) => t.rows === 0 && !t.isCode);
+  holdSpellings(terms, await findSpellings(deps.pool, lacking));
+  holdSplits(terms, splits);
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
   const optionLines = question.options.map(optionLinePattern);

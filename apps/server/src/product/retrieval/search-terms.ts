@@ -8,6 +8,16 @@ const isQuantity = (term: string) =>
   /^\d+(?:\.\d+)?(?:(?:[pnumkgt]|meg)?(?:hz|v|a|ohms?|s|f|h|w|db|degc|b|bytes?|bits?|baud)|k|meg)$/i.test(term);
 
 /**
+ * The question with a temperature typed with a unit symbol ("85 degC", "85°C") spelt as a manual
+ * writes it ("85 degrees celsius"): the symbol is in no manual's index, nor in the word vectors.
+ */
+export const spellOutTemperatures = (question: string) =>
+  question.replace(
+    /(\d)\s*(?:°|deg\.?\s*)([CF])(?!\p{L})/giu,
+    (_, digit: string, unit: string) => `${digit} degrees ${unit.toUpperCase() === 'C' ? 'celsius' : 'fahrenheit'}`,
+  );
+
+/**
  * Splits a question into search terms: words go to the English stemmer; identifiers (terms
  * with a digit, such as PN-4471-B, E42 or 0x1F, names with an underscore or inner capital,
  * such as gpio_set_level or setTimeout, dot names and long options such as .spiceinit or
@@ -21,7 +31,7 @@ export function searchTerms(question: string): {
   options: string[];
   acronyms: string[];
 } {
-  const raw = question
+  const raw = spellOutTemperatures(question)
     // A negation ("won't", "doesn't") is no search term: its stem ("won", "doesn") would select
     // the few pages that happen to say it.
     .replace(/\p{L}+n['’]t(?!\p{L})/giu, 'not')

@@ -778,6 +778,195 @@ describe('composeAnswer', () => {
     );
   });
 
+  it('reads an option of the question as typed, dash and case included', () => {
+    const options = passage(
+      [
+        '-R Restart the unit after the update.',
+        '',
+        '-r Resets the alarm log to its factory state, clearing every stored alarm and the hours run.',
+      ].join('\n'),
+      { page: 40 },
+    );
+    const other = passage('Exactly which parts wear first depends on the plant room.', { page: 7, chunkId: 'c2' });
+    const { text, sources } = composeAnswer('what does -r wipe exactly', [options, other]);
+    expect(text.startsWith('-r Resets the alarm log')).toBe(true);
+    expect(sources[0]!.page).toBe(40);
+  });
+
+  it('counts the option the question types already as nothing new to type', () => {
+    const page = [
+      'Note for Windows users: if the path contains spaces, the unit keeps failing to write there until the whole path is surrounded by quotes, as the unit reads a space as the end of the path and the rest as another file.',
+      '',
+      '-o <path> The output path where the unit writes its logs, its alarm history and the hours run of each of its fans, compressors, heaters and valves, one file for each day, kept for ninety days, then packed into one file for each month.',
+      'A path with slashes works too on every system the unit runs on, for example: -o "C:/unit logs/" or -o "/var/log/unit/", as long as the folder exists and the unit may write there, which the unit checks at start.',
+    ].join('\n');
+    const { text } = composeAnswer('log path on windows with spaces, -o keeps failing', [passage(page)]);
+    expect(text.startsWith('Note for Windows users')).toBe(true);
+  });
+
+  it('reads a numbered heading that quotes an error in lower case as the heading of the text under it', () => {
+    const page = [
+      '7.4.2 Pressure switch',
+      '',
+      'The pressure switch opens at 9 bar.',
+      '',
+      '7.4.3 error: missing calibration for sensor “P2”',
+      '',
+      'Each sensor is read through a table. After replacing the sensor, load its table from the service console.',
+    ].join('\n');
+    const { text } = composeAnswer('error missing calibration for sensor P2', [passage(page)]);
+    expect(text).toContain('load its table from the service console');
+  });
+
+  it('counts a footnote for less than the text it is marked in', () => {
+    const page = [
+      'To clear an A-series alarm, hold the RESET key for three seconds.',
+      '',
+      '3Latched alarms were introduced because an A-series alarm that cleared by itself hid the fault it had found, so that the fault was only seen again weeks later, when the compressor had run hot for days; an alarm of the A-series can still be cleared remotely from the service console, which logs who cleared it and when, which alarm it was, and how long it had been raised before.',
+    ].join('\n');
+    const { text } = composeAnswer('how do I clear an A-series alarm remotely', [passage(page)]);
+    expect(text.startsWith('To clear an A-series alarm, hold the RESET key for three seconds.\\\n*CX-10')).toBe(true);
+  });
+
+  it('answers from a listing of examples: leads with its page, shows the lines that carry the question, introduced by its line', () => {
+    const examples = passage(
+      [
+        'Other examples:',
+        '',
+        '```',
+        ...Array.from({ length: 20 }, (_, i) => `.log temp${i} every ${i + 1}0s`),
+        '.log alarm when pressure high',
+        '+ every 1s',
+        '.log fans when fan=off',
+        '```',
+        '',
+        '9.2 Fan speed',
+        '',
+        'The fan runs at three speeds.',
+      ].join('\n'),
+      { page: 60 },
+    );
+    const general = passage('The .log card records the pressure or the temperature over time.', {
+      page: 58,
+      chunkId: 'c2',
+    });
+    const { text, sources } = composeAnswer('log an alarm on high pressure with .log', [examples, general]);
+    expect(sources[0]!.page).toBe(60);
+    expect(
+      text.startsWith(
+        'Other examples:\\\n*CX-10 Compressor Service Manual, page 60* [1]\n\n```\n.log alarm when pressure high\n+ every 1s\n.log fans when fan=off\n```',
+      ),
+    ).toBe(true);
+  });
+
+  it("shows no option printed above another entry's description, but one the text runs on from", () => {
+    const options = [
+      '```',
+      '‘purge=<n>’',
+      '```',
+      '',
+      'Sets the purge interval in minutes, longer in a dusty plant room.',
+      '',
+      '```',
+      '‘fanspeed=<n>’',
+      '```',
+      '',
+      'Sets the fan speed.',
+    ].join('\n');
+    const purge = composeAnswer('purge interval for a dusty plant room', [passage(options)]).text;
+    expect(purge.startsWith('`‘purge=<n>’`: Sets the purge interval')).toBe(true);
+    expect(purge).not.toContain('fanspeed');
+    const runOn = [
+      'If the unit trips on a cold start, a purge helps.',
+      '',
+      '```',
+      '.option purge = 30',
+      '```',
+      '',
+      'adds a purge cycle every 30 minutes.',
+    ].join('\n');
+    expect(composeAnswer('unit trips on a cold start', [passage(runOn)]).text).toContain(
+      '```\n.option purge = 30\n```',
+    );
+  });
+
+  it('shows no listing of another troubleshooting entry with the entry that answers', () => {
+    const page = [
+      '• Problem: The CX-10 settings file is lost after a firmware update.',
+      'Solution: Restore it from the backup with:',
+      '```',
+      'service restore --settings backup.cfg',
+      '```',
+      '• Problem: The CX-10 settings are lost after a power cut.',
+      'Solution: Replace the backup battery B-3 behind the front panel.',
+    ].join('\n');
+    const { text } = composeAnswer('settings lost after a power cut', [passage(page)]);
+    expect(text).toContain('Replace the backup battery B-3');
+    expect(text).not.toContain('service restore');
+  });
+
+  it('shows a sentence the page prints twice once', () => {
+    const page = [
+      'T-1 controller: no read command.',
+      'As the T-series controller cannot read back its flash memory, use the -V option to skip the verify step after an upload.',
+      '',
+      'T-2 controller: no read command.',
+      'As the T-series controller cannot read back its flash memory, use the -V option to skip the verify step after an upload.',
+    ].join('\n');
+    const { text } = composeAnswer('verify step fails, the controller cannot read the flash', [passage(page)]);
+    expect(text.split('use the -V option').length).toBe(2);
+  });
+
+  it('shows a table cell wrapped onto the next line as one row', () => {
+    const page = [
+      'The fan speed is set with the SPEED key:',
+      '0 300 rpm',
+      '1 600 rpm',
+      '2 900 rpm (models',
+      'from 2020 only)',
+      '3 1200 rpm',
+    ].join('\n');
+    const { text } = composeAnswer('fan speed settings rpm', [passage(page)]);
+    expect(text).toContain('- 2 900 rpm (models from 2020 only)\n- 3 1200 rpm');
+  });
+
+  it('marks a sentence cut where the page ends as going on', () => {
+    const page = [
+      'Alarm A12 has two causes, each with its own fix.',
+      'When alarm A12 trips after a filter change, the new filter is most likely the wrong grade, and the unit then',
+    ].join('\n');
+    const { text } = composeAnswer('alarm A12 trips after a filter change', [passage(page)]);
+    expect(text).toContain('and the unit then…\\\n');
+  });
+
+  it('names no other option for a sentence that starts with its own', () => {
+    const page =
+      'PURGE=x sets the purge interval of the intake filter in minutes. The default is 30. FANS=x sets the number of fans running.';
+    const { text } = composeAnswer('number of fans running', [passage(page)]);
+    expect(text.startsWith('FANS=x sets the number of fans running.')).toBe(true);
+  });
+
+  it('shows the listings that carry the most of the question', () => {
+    const page = [
+      'At start, a test runs.',
+      '```',
+      'service test --fan',
+      '```',
+      'Reading back.',
+      '```',
+      'service read --fan-speed',
+      '```',
+      'Changing it.',
+      '```',
+      'service set --fan-speed 3',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer('set the fan speed', [passage(page)]);
+    expect(text).toContain('service read --fan-speed');
+    expect(text).toContain('service set --fan-speed 3');
+    expect(text).not.toContain('service test --fan\n');
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

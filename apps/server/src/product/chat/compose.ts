@@ -80,6 +80,12 @@ function namedByQuestion(text: string, terms: Terms): boolean {
   return (text.match(typedName) ?? []).some((name) => terms.words.some((word) => hasWord(name, word)));
 }
 
+// A numbered heading, also one that quotes an error or a command in lower case ("4.6.8.4 error: missing definition ...").
+const sectionHeading = /^\d+(?:\.\d+)+\.?\s+\p{L}/u;
+
+// A footnote as extraction prints it, its number run into its first word: "6This is a slightly more stringent rule ...".
+const footnote = /^\d{1,2}\p{Lu}\p{Ll}/u;
+
 /**
  * The passage's sentences scored against the question. A word of the question found in few
  * of them says more about which one answers ("calibrate") than one found in most ("avrdude").
@@ -98,6 +104,14 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
   // A sentence that names an option to type ("... overridden with the -F option", "the model parameter
   // PCHAN") tells what to do, and so does one naming a name made of the question's words
   // ("opt_code_size" for "optimise for size").
+  // The option the technician types already ("-o keeps failing") is nothing new to type.
+  const withoutAsked = (text: string) =>
+    terms.codes
+      .filter((code) => code.startsWith('-'))
+      .reduce(
+        (rest, option) => rest.replace(new RegExp(`(?<![\\p{L}\\p{N}-])${option}(?![\\p{L}\\p{N}])`, 'gu'), ''),
+        text,
+      );
   const namesOption =
     /(?:^|[\s(“"‘'])(?:--?[A-Za-z][\w-]*|\.option\s+\w+)|\b\w+=\S|\b(?:parameters?|variables?|flags?|keywords?|pragma)\s+(?:[A-Z][A-Z\d]+\b|\w+_\w)/;
   // A table row is read with its column headers, the first row of its run ("System Default Serial Port"
@@ -112,14 +126,16 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
   // ("6.1 Porting code from or to other compilers" above "check whether endianness of the compilers differs").
   const sectionOf = (t: (typeof texts)[number], order: number) => {
     const before = texts[order - 1];
-    const opens = before && before.block === t.block - 1 && NUMBERED_HEADING.test(before.text);
+    const opens = before && before.block === t.block - 1 && sectionHeading.test(before.text);
     return opens && termScore(t.text, terms) > 0 ? `${before.text} ` : '';
   };
   return texts.map((t, order) => {
     let score = termScore(headerOf(t.block) + sectionOf(t, order) + t.text, terms, weights);
-    if (namesOption.test(t.text) || namedByQuestion(t.text, terms)) score *= OPTION_BONUS;
+    if (namesOption.test(withoutAsked(t.text)) || namedByQuestion(t.text, terms)) score *= OPTION_BONUS;
     // A sentence longer than the answer shows is cut, and its many words make it look better than it answers.
     if (t.text.length > DIRECT_ANSWER_CHARS) score /= 2;
+    // A footnote is an aside to the text it is marked in, not the answer.
+    if (footnote.test((blocks[t.block] as Extract<Block, { kind: 'prose' }>).sentences[0]!)) score /= 2;
     return {
       ...t,
       score,
@@ -245,7 +261,8 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
   ) {
     take(next);
   }
-  return chosen;
+  // A page may print the same sentence twice (two programmers' entries): it is shown once.
+  return chosen.filter((s, i) => chosen.findIndex((other) => other.text === s.text) === i);
 }
 
 const MAX_ROWS = 12;
@@ -263,6 +280,9 @@ const isRow = (block: Block | undefined): boolean =>
 // Three short lines in a row at least: a heading and the short sentence under it are no table.
 const inTable = (blocks: Block[], index: number) =>
   [-2, -1, 0].some((from) => [0, 1, 2].every((i) => isRow(blocks[index + from + i])));
+
+/** How many more brackets the text opens than it closes. */
+const opens = (text: string) => (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
 
 /**
  * The rows of a table or list the answer falls in ("3 Timer 1 0x001b" among the interrupt
@@ -285,9 +305,16 @@ function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Sc
     while (isRow(blocks[end + 1]) && end - start + 1 < MAX_ROWS) end++;
   }
   if (end < start) return { rows: [], direct: chosen };
-  const rows = blocks
-    .slice(start, end + 1)
-    .map((b) => `- ${escapeMarkdown((b as Extract<Block, { kind: 'prose' }>).sentences.join(' '))}`);
+  // A cell wrapped onto the next line ("(Firmware v4.2+" above "only)") is one row again.
+  const lines: string[] = [];
+  for (const b of blocks.slice(start, end + 1)) {
+    const line = (b as Extract<Block, { kind: 'prose' }>).sentences.join(' ');
+    const previous = lines.at(-1);
+    if (previous !== undefined && opens(previous) > 0 && opens(line) < 0)
+      lines[lines.length - 1] = `${previous} ${line}`;
+    else lines.push(line);
+  }
+  const rows = lines.map((line) => `- ${escapeMarkdown(line)}`);
   const direct = chosen.filter((s) => s.block < start || s.block > end);
   // Rows alone are introduced by the line before them: a caption or the columns' names, or a sentence
   // that introduces ("The following table lists...", "Possible values are:"), not any sentence that ends there.
@@ -320,7 +347,8 @@ const pointsBack = /\b(?:this|that|the above) (?:option|switch|flag|keyword|vari
  */
 function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
   const paragraph = blocks[sentence.block];
-  if (paragraph?.kind !== 'prose') return undefined;
+  // A sentence that starts with an option is that option's own entry ("XMU=x sets the damping factor ...").
+  if (paragraph?.kind !== 'prose' || optionAtStart.test(sentence.text)) return undefined;
   const place = paragraph.sentences.indexOf(sentence.text);
   if (place > 0) {
     const head = optionAtStart.exec(paragraph.sentences[0]!)?.[1];
@@ -336,7 +364,16 @@ function directText(sentences: Scored[], blocks: Block[]): string {
   const lines: string[] = [];
   sentences.forEach((s, i) => {
     const subject = i === 0 || sentences[i - 1]!.block !== s.block ? subjectOf(blocks, s) : undefined;
-    const text = (subject ? `${inlineCode(subject)}: ` : '') + escapeMarkdown(clip(s.text, DIRECT_ANSWER_CHARS));
+    // The passage's last sentence, cut where the page ends ("... while reprogramming the flash ROM, each"), says it goes on.
+    const last = blocks.at(-1);
+    const cut =
+      last?.kind === 'prose' &&
+      last.sentences.at(-1) === s.text &&
+      s.text.length > 80 &&
+      !/[.!?:;]["'’”)]*$/.test(s.text);
+    const shown = clip(s.text, DIRECT_ANSWER_CHARS);
+    const text =
+      (subject ? `${inlineCode(subject)}: ` : '') + escapeMarkdown(cut && !shown.endsWith('…') ? `${shown}…` : shown);
     if (i > 0 && sentences[i - 1]!.block === s.block) lines[lines.length - 1] += ` ${text}`;
     else lines.push(text);
   });
@@ -376,21 +413,32 @@ function codeOf(
   shown: Set<number>,
 ): { index: number; text: string }[] {
   const after = direct.at(-1)?.block ?? -1;
-  const code = blocks.flatMap((b, index) => (b.kind === 'code' && !shown.has(index) ? [{ text: b.text, index }] : []));
+  // A listing under another troubleshooting entry of the page answers that entry's problem, not this one.
+  const startsEntry = (b: Block | undefined) =>
+    b?.kind === 'prose' && /^(?:problem|symptom)\b/i.test(b.sentences[0] ?? '');
+  const first = direct.length > 0 ? Math.min(...direct.map((s) => s.block)) : -1;
+  const ownEntry = (index: number) =>
+    first < 0 || !blocks.some((b, i) => startsEntry(b) && ((i > after && i < index) || (i > index && i <= first)));
+  const code = blocks.flatMap((b, index) =>
+    b.kind === 'code' && !shown.has(index) && ownEntry(index) ? [{ text: b.text, index }] : [],
+  );
   if (code.length === 0) return [];
   // A bare number of the question ("exit code 0") says nothing of a listing that prints a 0 somewhere.
   const named = { ...terms, codes: terms.codes.filter((c) => !/^\d+$/.test(c)) };
-  const matching = code.filter((c) => termScore(c.text, named) > 0);
-  // Unless the sentences end in a colon ("add the following .option card:"), a command-line option
-  // printed above its own description is the next entry of an option list, not what they introduce.
+  // The listings that carry the most of the question first; they are shown in page order.
+  const matching = code
+    .filter((c) => termScore(c.text, named) > 0)
+    .sort((a, b) => termScore(b.text, named) - termScore(a.text, named));
+  // Unless the sentences end in a colon ("add the following .option card:"), an option printed above its
+  // own description ("-c programmer-id", "‘vectornum=<arg>’" above "Specify ...") is the next entry of an
+  // option list, not what they introduce; one the text runs on from (".option rseries = 1.0e-4" above
+  // "adds a series resistor ...") is part of the text.
   const introduces = after >= 0 && /:\s*$/.test(blocks[after]?.kind === 'prose' ? blocks[after].sentences.at(-1)! : '');
-  const next = code.find(
-    (c) =>
-      c.index > after &&
-      c.index <= after + 2 &&
-      (introduces ||
-        !(/^-{1,2}[A-Za-z]/.test(c.text) && isOptionLine(c.text) && blocks[c.index + 1]?.kind === 'prose')),
-  );
+  const entryHead = (c: { text: string; index: number }) => {
+    const description = blocks[c.index + 1];
+    return isOptionLine(c.text) && description?.kind === 'prose' && /^\P{Ll}/u.test(description.sentences[0] ?? '');
+  };
+  const next = code.find((c) => c.index > after && c.index <= after + 2 && (introduces || !entryHead(c)));
   // The listing a chosen sentence introduces ("add the following .option card:") is what it asks to type.
   const introduced = code.filter((c) => direct.some((s) => s.block === c.index - 1 && s.text.endsWith(':')));
   const chosen = [...new Set([...introduced, ...(matching.length > 0 ? matching : next ? [next] : [])])].slice(
@@ -406,8 +454,15 @@ function codeOf(
     // A part that is only comments (a "# AVR128DB28" banner) names what follows; the lines to type are below it.
     const asked = parts.filter((part) => termScore(part, terms) > 0 && !onlyComments(part));
     if (all > CODE_LINES && asked.length > 0 && asked.length < parts.length) lines = asked.join('\n\n').split('\n');
-    const shown = fenced(lines.slice(0, CODE_LINES).join('\n'));
-    const more = all - Math.min(lines.length, CODE_LINES);
+    // A listing of examples too long to show whole starts at the statement that carries the most of the
+    // question when its top would hide it (".meas ac freq_at when v(out)=0.1", 28 lines down).
+    const scores = lines.map((line) => termScore(line, terms));
+    let start = scores.indexOf(Math.max(...scores));
+    if (start < CODE_LINES) start = 0;
+    while (start > 0 && /^[\s+]/.test(lines[start]!)) start--;
+    const window = lines.slice(start, start + CODE_LINES);
+    const shown = fenced(window.join('\n'));
+    const more = all - window.length;
     return { index: c.index, text: more > 0 ? `${shown}\n\n_${more} more lines on the page._` : shown };
   });
 }
@@ -439,9 +494,13 @@ const isDrawing = (text: string) => {
   return (marks.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 0.6 * marks.length;
 };
 
-/** How much of the question the passage's best sentence carries, unweighted. */
-const bestSentence = (passage: Passage, terms: Terms) =>
-  Math.max(0, ...sentencesOf(parseBlocks(passage.text), terms).map((s) => termScore(s.text, terms)));
+/** How much of the question the passage's best sentence or line of code carries, unweighted. */
+const bestSentence = (passage: Passage, terms: Terms) => {
+  const blocks = parseBlocks(passage.text);
+  // An example listing answers by its lines (".meas ac freq_at when v(out)=0.1"), not by its few sentences.
+  const lines = blocks.flatMap((b) => (b.kind === 'code' ? b.text.split('\n') : []));
+  return Math.max(0, ...[...sentencesOf(blocks, terms).map((s) => s.text), ...lines].map((t) => termScore(t, terms)));
+};
 
 /**
  * The passages with the one to lead the answer first: the best ranked, unless the next one has
@@ -496,9 +555,16 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     return next?.kind === 'code' || (isRow(next) && rows.length === 0);
   };
   const kept = beforeSteps.filter((s) => !promisesUnshown(s));
-  const lead = kept.length > 0 ? kept : beforeSteps;
+  // A page that answers only by a listing (no sentence carries the question: "Other examples:" above
+  // ".meas ac freq_at when v(out)=0.1") leads with the line that introduces it, not with its first sentences.
+  const intro = code[0] && blocks[code[0].index - 1];
+  const introduced: Scored[] =
+    intro?.kind === 'prose' && intro.sentences.at(-1)!.endsWith(':')
+      ? [{ text: intro.sentences.at(-1)!, score: 0, order: -1, block: code[0]!.index - 1 }]
+      : [];
+  const lead = bestScore === 0 && code.length > 0 ? introduced : kept.length > 0 ? kept : beforeSteps;
   const leadText = directText(lead, blocks);
-  const quote = direct[0]?.text ?? quoteOf(question, best.text);
+  const quote = lead[0]?.text ?? direct[0]?.text ?? quoteOf(question, best.text);
   const sources = [sourceOf(best, quote)];
 
   const parts = [`${leadText ? `${leadText}\\\n` : ''}*${label(best)}* [1]`];

@@ -163,8 +163,12 @@ export interface Terms {
   pairs?: [string, string][];
 }
 
+// An option as typed ("what does -e wipe", "--stack-auto"): an identifier, dash and case included ("-e" is not "-E").
+const option = /(?<!\S)--?\p{L}[\p{L}\p{N}-]*/gu;
+
 /** The question's search terms: its meaningful words and the identifiers it names. */
 export function questionTerms(question: string): Terms {
+  const options = [...new Set(question.match(option))];
   const tokens = question
     .toLowerCase()
     .split(/[^\p{L}\p{N}._/-]+/u)
@@ -175,7 +179,11 @@ export function questionTerms(question: string): Terms {
     /\d/.test(t) || /[._/]/.test(t) || (t.includes('-') && t.length > 2 && !/^\p{L}+-\p{L}+$/u.test(t));
   const isWord = (t: string) => !isCode(t) && t.length >= 3 && !stopWords.has(t);
   return {
-    codes: unique.filter(isCode),
+    // An option's name without its dash ("mpic14" of "-mpic14") is the option, counted once.
+    codes: [
+      ...options,
+      ...unique.filter((t) => isCode(t) && !options.some((o) => o.replace(/^-+/, '').toLowerCase() === t)),
+    ],
     words: unique.filter(isWord),
     pairs: tokens
       .slice(1)
@@ -209,9 +217,12 @@ export function termScore(text: string, terms: Terms, weights?: Map<string, numb
   const words = wordsOf(text);
   let score = 0;
   for (const code of terms.codes) {
+    const typed = code.startsWith('-');
+    const found = new RegExp(`(?<![\\p{L}\\p{N}${typed ? '-' : ''}])${escapeRegExp(code)}(?![\\p{L}\\p{N}])`, 'u').test(
+      typed ? text : lower,
+    );
     // A bare number ("the 4 second one") says less than a part number or an error code.
-    if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(code)}(?![\\p{L}\\p{N}])`, 'u').test(lower))
-      score += /^\d+$/.test(code) ? 2 : 3;
+    if (found) score += /^\d+$/.test(code) ? 2 : 3;
   }
   const joined = (terms.pairs ?? [])
     .filter(([a, b]) => words.some((w) => w.length >= a.length + b.length - 1 && sameStem(w, a + b)))

@@ -20,6 +20,8 @@ export interface LexicalFeatures {
   settingLine: boolean;
   /** Share of the question's words and identifiers held by the chunk's one sentence that holds most of them (bestSentenceShare). */
   bestSentence: number;
+  /** Whether the chunk's manual is one the question names (findNamedManuals in retrieve.ts). */
+  namedManual?: boolean;
 }
 
 // The full-text score's weights. Calibrated on bench/retrieval's tuned questions (bench/README.md).
@@ -115,6 +117,13 @@ export const RELEVANT_WORDS_WITH_SEMANTIC = 0.3;
 
 // Subtracted from a contents or index page's score, calibrated the same way.
 export const LISTING_PENALTY = 0.3;
+/**
+ * Added to the score of a chunk of a manual the question names ("are doubles really double
+ * precision in sdcc?"): it asks about that manual, and another's page that shares its other words
+ * answers something else. The title bonus weighs a manual's name by its rarity, low where most of
+ * the manual's pages repeat it. Any weight from 0.15 to 0.5 gives the same tuned ranking.
+ */
+export const NAMED_MANUAL_BONUS = 0.25;
 
 /** A line that ends in page references after a dot leader or a comma: "Resistors . . . 112", "heap, 58, 101–102". */
 const PAGE_REFERENCE_LINE = /(?:(?:\.\s?){3,}|,)\s*\d{1,4}(?:\s*[,–-]\s*\d{1,4})*\s*$/;
@@ -172,7 +181,8 @@ export function namesShare(text: string, chars: number): number {
  * weighted cosine of their embeddings; a candidate without an embedding counts the average
  * of the others, so a library still being indexed is neither favoured nor buried, and so does
  * the listing share of one with an embedding (fencedShare). A contents or index page is held
- * back: it holds the question's words and answers nothing.
+ * back: it holds the question's words and answers nothing. A page of a manual the question names
+ * comes forward (NAMED_MANUAL_BONUS).
  */
 export function fuseScores<Row>(
   candidates: ScoredCandidate<Row>[],
@@ -187,7 +197,11 @@ export function fuseScores<Row>(
   return candidates
     .map((c) => ({
       ...c,
-      score: c.lexical / best + weights.semantic * cosine(c) - (c.listing ? weights.listing : 0),
+      score:
+        c.lexical / best +
+        weights.semantic * cosine(c) -
+        (c.listing ? weights.listing : 0) +
+        (c.features.namedManual ? NAMED_MANUAL_BONUS : 0),
     }))
     .sort((a, b) => b.score - a.score);
 }

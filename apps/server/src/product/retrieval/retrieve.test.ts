@@ -572,6 +572,60 @@ describe('titles', () => {
   });
 });
 
+describe('a manual the question names', () => {
+  const library = () =>
+    libraryOf(
+      [
+        { id: 'zx', title: 'Zorbix compiler guide' },
+        { id: 'sim', title: 'Circuit simulator guide' },
+      ],
+      [
+        ['zx', 'Zorbix stores doubles as floats: there is no double precision.'],
+        ['zx', 'The zorbix compiler accepts these options.'],
+        ['zx', 'Zorbix compiler guide: installing.'],
+        ['sim', 'Doubles are computed in double precision by the simulator, whatever the compiler.'],
+        ['sim', 'This guide covers the circuit simulator.'],
+      ],
+    );
+
+  it("marks the chunks of a manual whose title holds a word of the question that nearly only that manual's pages hold", async () => {
+    const lib = await library();
+    const named = async (question: string) =>
+      new Set(
+        (await findCandidates({ pool: lib }, { question, role: 'viewer' }))
+          .filter((c) => c.features.namedManual)
+          .map((c) => c.row.manual_id),
+      );
+    expect(await named('are doubles double precision in zorbix?')).toEqual(new Set(['zx']));
+    // "compiler" and "guide" are in a title, and in the other manual's pages too: they name no manual.
+    expect(await named('are doubles double precision with this compiler guide?')).toEqual(new Set());
+  });
+
+  it('puts a page of the named manual above a page of another that is a little closer to the question', () => {
+    const features = {
+      coverage: 1,
+      wordCoverage: 1,
+      heading: 0,
+      title: 0,
+      proximity: 0,
+      phrases: 0,
+      optionLines: 0,
+      settingLine: false,
+      bestSentence: 0,
+    };
+    const candidate = (row: string, lexical: number, semantic: number, namedManual: boolean) => ({
+      row,
+      features: { ...features, namedManual },
+      lexical,
+      coverage: 1,
+      semantic,
+      listing: false,
+    });
+    const ranked = fuseScores([candidate('other manual', 1, 0.26, false), candidate('named manual', 0.99, 0.07, true)]);
+    expect(ranked[0]?.row).toBe('named manual');
+  });
+});
+
 describe('proximity', () => {
   it('is the cover density of all the terms in a chunk that holds them all, and 0 in one that lacks one', async () => {
     const question = 'descale the gas boiler';

@@ -302,6 +302,36 @@ function spellOutAcronyms(terms: Term[], expansions: Map<string, string>): void 
   }
 }
 
+/**
+ * The least share of the chunks holding a word that one manual holds, for the word to name that
+ * manual. The bench's names are 100% in their manual; "user" and "manual" reach 85-86% in its
+ * library, where one manual holds 72% of the chunks, so 0.95 keeps a margin from them.
+ */
+export const NAME_SHARE = 0.95;
+
+/**
+ * The manuals the caller may read that the question names: a word of the question in a manual's
+ * title that nearly all the chunks holding it belong to. A name is the manual's own word ("sdcc",
+ * "ngspice"); a title's other words ("user", "compiler", "version") are in other manuals' pages
+ * too. Only words in at most COMMON_TERM_ROWS chunks (search_terms) are looked at, so at most
+ * that many chunks are counted per word in a large library too.
+ */
+async function findNamedManuals(pool: pg.Pool, terms: Term[], role: Role | null): Promise<Set<string>> {
+  const rare = terms.filter((t) => t.rows > 0 && t.rows <= COMMON_TERM_ROWS);
+  if (rare.length === 0) return new Set();
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT DISTINCT m.id
+     FROM unnest($1::text[], $2::int[]) t(query, rows)
+     CROSS JOIN LATERAL (
+       SELECT c.manual_id, count(*) AS held FROM manual_content c WHERE c.search @@ t.query::tsquery
+       GROUP BY c.manual_id ORDER BY held DESC LIMIT 1) c
+     JOIN manuals m ON m.id = c.manual_id AND m.title_search @@ t.query::tsquery
+     WHERE c.held >= $3::float8 * t.rows AND (${manualVisibleTo(role, 'm')}) IS TRUE`,
+    [rare.map((t) => t.query), rare.map((t) => t.rows), NAME_SHARE],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
 // Calibrated on bench/retrieval's tuned questions (bench/README.md).
 /** Nearest words looked at for a word the library lacks, and how close in meaning each must be. */
 export const STAND_IN_OPTIONS = { count: 5, minSimilarity: 0.6 };
@@ -415,7 +445,11 @@ export async function findCandidates(
   const compounds = holdCompounds(terms, compoundsFound);
   spellOutAcronyms(terms, acronyms);
   const lacking = terms.filter((t) => t.rows === 0 && !t.isCode);
-  holdSpellings(terms, await findSpellings(deps.pool, lacking));
+  const [spellings, namedManuals] = await Promise.all([
+    findSpellings(deps.pool, lacking),
+    findNamedManuals(deps.pool, terms, opts.role),
+  ]);
+  holdSpellings(terms, spellings);
   holdSplits(terms, splits);
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
@@ -573,6 +607,7 @@ export async function findCandidates(
         : 0,
       settingLine: settingLines.some((line) => line.test(row.extracted_text)),
       bestSentence: bestSentenceShare(row.extracted_text, sentenceTerms),
+      namedManual: namedManuals.has(row.manual_id),
     };
     return {
       row,

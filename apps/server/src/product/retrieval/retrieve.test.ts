@@ -12,6 +12,7 @@ import {
   lexicalScore,
   namesShare,
   optionLinePattern,
+  PAGE_MATES,
 } from './rank.js';
 import { americanSpelling, findCandidates, retrievePassages, termWeight } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
@@ -623,6 +624,48 @@ describe('a manual the question names', () => {
     });
     const ranked = fuseScores([candidate('other manual', 1, 0.26, false), candidate('named manual', 0.99, 0.07, true)]);
     expect(ranked[0]?.row).toBe('named manual');
+  });
+});
+
+describe('pages about the subject', () => {
+  it("counts the other candidates from each candidate's page", async () => {
+    const lib = await oneManual('pm', 'Programmer guide', [
+      'The vtarg command sets the target supply voltage of the programmer.',
+      'Read the target supply voltage back with vtarg alone.',
+      'The terminal also shows the target supply voltage at start.',
+      'Parallel port programmers draw no supply.',
+    ]);
+    // The first two chunks are one page.
+    await lib.query("UPDATE manual_content SET page_number = 1 WHERE id = 'pm_1'");
+    const candidates = await findCandidates({ pool: lib }, { question: 'target supply voltage vtarg', role: 'viewer' });
+    const mates = new Map(candidates.map((c) => [c.row.id, c.features.pageMates]));
+    expect(mates.get('pm_0')).toBe(1 / PAGE_MATES);
+    expect(mates.get('pm_1')).toBe(1 / PAGE_MATES);
+    expect(mates.get('pm_2')).toBe(0);
+  });
+
+  it('puts a page whose other chunks hold the question above an equal page that mentions it once', () => {
+    const features = {
+      coverage: 1,
+      wordCoverage: 1,
+      heading: 0,
+      title: 0,
+      proximity: 0,
+      phrases: 0,
+      optionLines: 0,
+      settingLine: false,
+      bestSentence: 0,
+    };
+    const candidate = (row: string, semantic: number, pageMates: number) => ({
+      row,
+      features: { ...features, pageMates },
+      lexical: 1,
+      coverage: 1,
+      semantic,
+      listing: false,
+    });
+    const ranked = fuseScores([candidate('one mention', 0.51, 0), candidate('page about it', 0.5, 1)]);
+    expect(ranked[0]?.row).toBe('page about it');
   });
 });
 

@@ -14,6 +14,7 @@ import {
   lexicalScore,
   namesShare,
   optionLinePattern,
+  pageMates,
   PHRASE_WEIGHT,
   PROXIMITY_WEIGHT,
   type ScoredCandidate,
@@ -590,7 +591,8 @@ export async function findCandidates(
   const standInTerms = found
     .filter((t) => t.anyOf && missing.some((m) => m.typed === t.typed))
     .map((t) => ({ ...t, weight: scoredWeight.get(t.query)! }));
-  return rows.map((row) => {
+  const mates = pageMates(rows.map((row) => ({ manual: row.manual_id, page: row.page_number })));
+  return rows.map((row, i) => {
     const held = new Set([...lexemesIn(row.lexemes), ...lexemesIn(row.title_lexemes)]);
     const holds = (query: string) => lexemesOf(query).every((l) => held.has(l));
     const has = (t: Term) => (t.anyOf ? t.anyOf.some(holds) : holds(t.query));
@@ -608,6 +610,7 @@ export async function findCandidates(
       settingLine: settingLines.some((line) => line.test(row.extracted_text)),
       bestSentence: bestSentenceShare(row.extracted_text, sentenceTerms),
       namedManual: namedManuals.has(row.manual_id),
+      pageMates: mates[i],
     };
     return {
       row,

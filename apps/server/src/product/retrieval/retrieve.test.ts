@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../db/migrate.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder } from './embedder.js';
 import { questionTerms } from './passage-text.js';
@@ -868,5 +869,56 @@ describe('a large library', () => {
     // of the coverage); among the linker's pages it is on one in twenty.
     expect(coverage('cc_0') - coverage('cc_1')).toBeGreaterThan(0.2);
     expect(candidates.some((c) => c.row.manual_id === 'gen')).toBe(false);
+  });
+});
+
+describe('migration 025', () => {
+  it('keeps the columns each candidate is read for in its row, for the chunks stored before it and after', async () => {
+    const { pool: lib } = await createTestDatabase({ empty: true });
+    await migrate(lib, { until: 24 });
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('m', 'Pump manual', '/f/m.pdf', 'm.pdf')",
+    );
+    // A page of 80 words that do not compress: a search vector of ~1.7 kB, which with the text makes
+    // the row longer than TOAST's threshold, as a generated page of bench/chat's library.
+    const store = (n: number) =>
+      lib.query(
+        `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number)
+         SELECT 'm_' || $1::int, 'm', string_agg(left(md5($1::int || '-' || i), 10), ' '), $1::int, 1 FROM generate_series(1, 80) i`,
+        [n],
+      );
+    // The chunks whose search vector is read from the TOAST table (one TOAST chunk of its size), not from their row.
+    const outOfLine = async () => {
+      const { rows } = await lib.query<{ toast: string }>(
+        "SELECT reltoastrelid::regclass::text AS toast FROM pg_class WHERE oid = 'manual_content'::regclass",
+      );
+      const { rows: out } = await lib.query<{ id: string }>(
+        `SELECT c.id FROM manual_content c WHERE EXISTS (
+           SELECT 1 FROM ${rows[0]!.toast} t WHERE octet_length(t.chunk_data) = pg_column_size(c.search)) ORDER BY c.id`,
+      );
+      return out.map((r) => r.id);
+    };
+    await store(0);
+    expect(await outOfLine()).toEqual(['m_0']);
+    await migrate(lib);
+    await store(1);
+    expect(await outOfLine()).toEqual([]);
+    const { rows: storage } = await lib.query<{ attname: string; attstorage: string }>(
+      `SELECT attname, attstorage FROM pg_attribute WHERE attrelid = 'manual_content'::regclass
+         AND attname IN ('id', 'manual_id', 'heading', 'search', 'extracted_text', 'embedding') ORDER BY attname`,
+    );
+    // A long text and the embedding go out of line first (left to itself, a real page's id went before them).
+    expect(storage.map((r) => `${r.attname} ${r.attstorage}`)).toEqual([
+      'embedding x',
+      'extracted_text x',
+      'heading m',
+      'id m',
+      'manual_id m',
+      'search m',
+    ]);
+    const { rows } = await lib.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM manual_content WHERE search @@ plainto_tsquery('simple', left(md5('1-7'), 10))",
+    );
+    expect(rows[0]!.n).toBe(1);
   });
 });

@@ -931,6 +931,23 @@ describe('composeAnswer', () => {
     expect(text.startsWith('Sets the temperature of the whole board in degrees Celsius')).toBe(true);
   });
 
+  it('composes a passage that starts in the middle of a sentence, right above a listing or steps', () => {
+    const listing = [
+      'for the units that support it.',
+      '',
+      '```',
+      'service purge --now',
+      '```',
+      '',
+      'Purges the intake.',
+    ].join('\n');
+    expect(composeAnswer('purge the intake', [passage(listing)]).text).toContain('service purge --now');
+    const steps = ['for the units that support it.', '', '1. Open the intake cover.', '2. Purge the intake.'].join(
+      '\n',
+    );
+    expect(composeAnswer('purge the intake', [passage(steps)]).text).toContain('2. Purge the intake.');
+  });
+
   it('shows no listing of another troubleshooting entry with the entry that answers', () => {
     const page = [
       '• Problem: The CX-10 settings file is lost after a firmware update.',

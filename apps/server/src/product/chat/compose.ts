@@ -400,10 +400,11 @@ function stepsOf(blocks: Block[], terms: Terms, direct: Scored[]): string[] {
   // question: it is shown when it or the line that leads into it carries the question's terms, or when it
   // follows the direct answer.
   const firstStep = blocks.indexOf(steps[0]!);
+  // A chunk that starts in the middle of a sentence opens with a paragraph of no sentence.
   const leadIn = blocks[firstStep - 1];
   const introduced =
     direct.some((s) => s.block < firstStep && s.block >= firstStep - 2) ||
-    (leadIn?.kind === 'prose' && termScore(leadIn.sentences.at(-1)!, terms) > 0);
+    (leadIn?.kind === 'prose' && termScore(leadIn.sentences.at(-1) ?? '', terms) > 0);
   if (!introduced && !steps.some((step) => termScore(step.text, terms) > 0)) return [];
   const shown = steps.slice(0, MAX_STEPS);
   // Markdown numbers an ordered list on from its first item, so the list starts at the manual's first number.
@@ -572,7 +573,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   // ".meas ac freq_at when v(out)=0.1") leads with the line that introduces it, not with its first sentences.
   const intro = code[0] && blocks[code[0].index - 1];
   const introduced: Scored[] =
-    intro?.kind === 'prose' && intro.sentences.at(-1)!.endsWith(':')
+    intro?.kind === 'prose' && intro.sentences.at(-1)?.endsWith(':')
       ? [{ text: intro.sentences.at(-1)!, score: 0, order: -1, block: code[0]!.index - 1 }]
       : [];
   const lead = bestScore === 0 && code.length > 0 ? introduced : kept.length > 0 ? kept : beforeSteps;

@@ -890,6 +890,64 @@ describe('composeAnswer', () => {
     );
   });
 
+  it('names an option a texinfo list prints as a name alone in quotes, and shows no next entry', () => {
+    const options = [
+      '```',
+      '‘showlog’',
+      '```',
+      '',
+      'Show the alarm log and its capabilities, then exit.',
+      '',
+      '```',
+      '‘showfan’',
+      '```',
+      '',
+      'Show the fan speed, then exit.',
+    ].join('\n');
+    const { text } = composeAnswer('check the alarm log without resetting anything', [passage(options)]);
+    expect(text.startsWith('`‘showlog’`: Show the alarm log and its capabilities')).toBe(true);
+    expect(text).not.toContain('showfan');
+  });
+
+  it("names the command a numbered section's heading names, once", () => {
+    const page = ['2.12 .PURGE', '', 'Sets how often the intake is cleared, in minutes.'].join('\n');
+    expect(composeAnswer('how often is the intake cleared', [passage(page)]).text).toMatch(
+      /^`\.PURGE`: Sets how often the intake is cleared/,
+    );
+    // The heading shown as a chosen sentence is not repeated as the subject.
+    expect(composeAnswer('anything new on the compressor', [passage(page)]).text).toMatch(
+      /^2\.12 \.PURGE\\\nSets how often/,
+    );
+  });
+
+  it('reads a temperature typed with a unit symbol as the manual writes it', () => {
+    const rated = passage('Rated for 85 cycles an hour.', { chunkId: 'c1', page: 12 });
+    const temperature = passage('Sets the temperature of the whole board in degrees Celsius for the run.', {
+      chunkId: 'c2',
+      page: 30,
+    });
+    const { text, sources } = composeAnswer('run the whole board at 85 degC', [rated, temperature]);
+    expect(sources[0]!.page).toBe(30);
+    expect(text.startsWith('Sets the temperature of the whole board in degrees Celsius')).toBe(true);
+  });
+
+  it('composes a passage that starts in the middle of a sentence, right above a listing or steps', () => {
+    const listing = [
+      'for the units that support it.',
+      '',
+      '```',
+      'service purge --now',
+      '```',
+      '',
+      'Purges the intake.',
+    ].join('\n');
+    expect(composeAnswer('purge the intake', [passage(listing)]).text).toContain('service purge --now');
+    const steps = ['for the units that support it.', '', '1. Open the intake cover.', '2. Purge the intake.'].join(
+      '\n',
+    );
+    expect(composeAnswer('purge the intake', [passage(steps)]).text).toContain('2. Purge the intake.');
+  });
+
   it('shows no listing of another troubleshooting entry with the entry that answers', () => {
     const page = [
       '• Problem: The CX-10 settings file is lost after a firmware update.',

@@ -1,6 +1,7 @@
 import type { ChatSource } from '@fieldassist/client/chat-sources';
 import { NUMBERED_HEADING } from '../../data/chunk-sections.js';
 import { isListing } from '../retrieval/rank.js';
+import { spellOutTemperatures } from '../retrieval/search-terms.js';
 import type { Passage } from '../retrieval/retrieve.js';
 import { type Block, hasWord, parseBlocks, questionTerms, type Terms, termScore } from '../retrieval/passage-text.js';
 
@@ -335,15 +336,21 @@ function inlineCode(text: string): string {
 // An option as printed at the head of its entry: "-F", "--acall-ajmp", "‘rawfreq=0..3’", "-c programmer-id",
 // ".options reltol=0.001", "set ngbehavior=ltpsa".
 const optionAtStart = /^[‘'"]?(-{1,2}[A-Za-z][\w-]*|\.[a-z]\w*|(?:[a-z]+ )?[A-Za-z][\w-]*=\S*)/;
+// A name alone in quotes on its line ("‘showversion’"): how a texinfo manual prints an option list's entries.
+const quotedName = /^[‘'][A-Za-z][\w-]*[’']$/;
 const isOptionLine = (code: string) =>
-  !code.includes('\n') && code.trim().length <= 60 && optionAtStart.test(code.trim());
+  !code.includes('\n') && code.trim().length <= 60 && (optionAtStart.test(code.trim()) || quotedName.test(code.trim()));
 // "Use this option for ...": a sentence that names its option only by pointing back at it.
 const pointsBack = /\b(?:this|that|the above) (?:option|switch|flag|keyword|variable|parameter|command)\b/i;
 
+// A numbered section named by the command it describes: "2.12 .TEMP", "15.6.4 .FOUR: Fourier Analysis of ...".
+const commandHeading = /^\d+(?:\.\d+)+\.?\s+(\.[A-Za-z]\w*|--?[A-Za-z][\w-]*)(?=:|\s|$)/;
+
 /**
  * The option a sentence describes when it does not name it: printed on the line before its
- * description (an option list), or at the head of the sentence's paragraph ("--acall-ajmp
- * Replaces ... You may need to use this option ...", "GMINSTEPS=x sets ... If the value is zero ...").
+ * description (an option list), at the head of the sentence's paragraph ("--acall-ajmp
+ * Replaces ... You may need to use this option ...", "GMINSTEPS=x sets ... If the value is zero ..."),
+ * or in the heading of the section the sentence opens ("2.12 .TEMP" above "Sets the circuit temperature ...").
  */
 function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
   const paragraph = blocks[sentence.block];
@@ -355,6 +362,9 @@ function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
     if (head && !sentence.text.includes(head)) return head;
   }
   const before = blocks[sentence.block - 1];
+  const heading = place === 0 && before?.kind === 'prose' && before.sentences.length === 1 ? before.sentences[0]! : '';
+  const command = commandHeading.exec(heading)?.[1];
+  if (command) return sentence.text.toLowerCase().includes(command.toLowerCase()) ? undefined : command;
   if (before?.kind !== 'code' || !isOptionLine(before.text)) return undefined;
   return place === 0 || pointsBack.test(sentence.text) ? before.text.trim() : undefined;
 }
@@ -363,7 +373,9 @@ function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
 function directText(sentences: Scored[], blocks: Block[]): string {
   const lines: string[] = [];
   sentences.forEach((s, i) => {
-    const subject = i === 0 || sentences[i - 1]!.block !== s.block ? subjectOf(blocks, s) : undefined;
+    const named = i === 0 || sentences[i - 1]!.block !== s.block ? subjectOf(blocks, s) : undefined;
+    // A subject the line above shows already (the section's heading is a chosen sentence) is not repeated.
+    const subject = named && !sentences[i - 1]?.text.includes(named) ? named : undefined;
     // The passage's last sentence, cut where the page ends ("... while reprogramming the flash ROM, each"), says it goes on.
     const last = blocks.at(-1);
     const cut =
@@ -388,10 +400,11 @@ function stepsOf(blocks: Block[], terms: Terms, direct: Scored[]): string[] {
   // question: it is shown when it or the line that leads into it carries the question's terms, or when it
   // follows the direct answer.
   const firstStep = blocks.indexOf(steps[0]!);
+  // A chunk that starts in the middle of a sentence opens with a paragraph of no sentence.
   const leadIn = blocks[firstStep - 1];
   const introduced =
     direct.some((s) => s.block < firstStep && s.block >= firstStep - 2) ||
-    (leadIn?.kind === 'prose' && termScore(leadIn.sentences.at(-1)!, terms) > 0);
+    (leadIn?.kind === 'prose' && termScore(leadIn.sentences.at(-1) ?? '', terms) > 0);
   if (!introduced && !steps.some((step) => termScore(step.text, terms) > 0)) return [];
   const shown = steps.slice(0, MAX_STEPS);
   // Markdown numbers an ordered list on from its first item, so the list starts at the manual's first number.
@@ -520,7 +533,8 @@ function leadFirst(passages: Passage[], terms: Terms): Passage[] {
  * only those are sources.
  */
 export function composeAnswer(question: string, passages: Passage[]): ComposedAnswer {
-  const terms = questionTerms(question);
+  // A temperature typed with a unit symbol ("85 degC") is read as a manual writes it ("degrees Celsius"), as the search reads it.
+  const terms = questionTerms(spellOutTemperatures(question));
   const [best, ...others] = leadFirst(passages, terms);
   if (!best)
     return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
@@ -559,7 +573,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   // ".meas ac freq_at when v(out)=0.1") leads with the line that introduces it, not with its first sentences.
   const intro = code[0] && blocks[code[0].index - 1];
   const introduced: Scored[] =
-    intro?.kind === 'prose' && intro.sentences.at(-1)!.endsWith(':')
+    intro?.kind === 'prose' && intro.sentences.at(-1)?.endsWith(':')
       ? [{ text: intro.sentences.at(-1)!, score: 0, order: -1, block: code[0]!.index - 1 }]
       : [];
   const lead = bestScore === 0 && code.length > 0 ? introduced : kept.length > 0 ? kept : beforeSteps;

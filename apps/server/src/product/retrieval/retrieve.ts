@@ -323,11 +323,11 @@ async function findNamedManuals(pool: pg.Pool, terms: Term[], role: Role | null)
   const { rows } = await pool.query<{ id: string }>(
     `SELECT DISTINCT m.id
      FROM unnest($1::text[], $2::int[]) t(query, rows)
+     -- Only a word in the title of a manual the caller may read is counted, in that manual's chunks.
+     JOIN manuals m ON m.title_search @@ t.query::tsquery AND (${manualVisibleTo(role, 'm')}) IS TRUE
      CROSS JOIN LATERAL (
-       SELECT c.manual_id, count(*) AS held FROM manual_content c WHERE c.search @@ t.query::tsquery
-       GROUP BY c.manual_id ORDER BY held DESC LIMIT 1) c
-     JOIN manuals m ON m.id = c.manual_id AND m.title_search @@ t.query::tsquery
-     WHERE c.held >= $3::float8 * t.rows AND (${manualVisibleTo(role, 'm')}) IS TRUE`,
+       SELECT count(*) AS held FROM manual_content c WHERE c.manual_id = m.id AND c.search @@ t.query::tsquery) c
+     WHERE c.held >= $3::float8 * t.rows`,
     [rare.map((t) => t.query), rare.map((t) => t.rows), NAME_SHARE],
   );
   return new Set(rows.map((r) => r.id));
@@ -446,11 +446,10 @@ export async function findCandidates(
   const compounds = holdCompounds(terms, compoundsFound);
   spellOutAcronyms(terms, acronyms);
   const lacking = terms.filter((t) => t.rows === 0 && !t.isCode);
-  const [spellings, namedManuals] = await Promise.all([
-    findSpellings(deps.pool, lacking),
-    findNamedManuals(deps.pool, terms, opts.role),
-  ]);
-  holdSpellings(terms, spellings);
+  // Read beside the candidate query: it only weighs the candidates (caught here, thrown where awaited).
+  const namedManualsFound = findNamedManuals(deps.pool, terms, opts.role);
+  namedManualsFound.catch(() => undefined);
+  holdSpellings(terms, await findSpellings(deps.pool, lacking));
   holdSplits(terms, splits);
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
@@ -579,6 +578,7 @@ export async function findCandidates(
     ],
   );
   const vector = await questionVector;
+  const namedManuals = await namedManualsFound;
   // The weights as scored, the same in every row.
   const scoredWeight = new Map(found.map((t, i) => [t.query, Number(rows[0]?.weights[i] ?? t.weight)]));
   const scoredTotal = Number(rows[0]?.total_weight ?? totalWeight);

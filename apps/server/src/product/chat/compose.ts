@@ -1,7 +1,6 @@
 import type { ChatSource } from '@fieldassist/client/chat-sources';
 import { NUMBERED_HEADING } from '../../data/chunk-sections.js';
 import { isListing } from '../retrieval/rank.js';
-import { spellOutTemperatures } from '../retrieval/search-terms.js';
 import type { Passage } from '../retrieval/retrieve.js';
 import { type Block, hasWord, parseBlocks, questionTerms, type Terms, termScore } from '../retrieval/passage-text.js';
 
@@ -283,7 +282,7 @@ const inTable = (blocks: Block[], index: number) =>
   [-2, -1, 0].some((from) => [0, 1, 2].every((i) => isRow(blocks[index + from + i])));
 
 /** How many more brackets the text opens than it closes. */
-const opens = (text: string) => (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
+const unclosedBrackets = (text: string) => (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
 
 /**
  * The rows of a table or list the answer falls in ("3 Timer 1 0x001b" among the interrupt
@@ -311,7 +310,7 @@ function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Sc
   for (const b of blocks.slice(start, end + 1)) {
     const line = (b as Extract<Block, { kind: 'prose' }>).sentences.join(' ');
     const previous = lines.at(-1);
-    if (previous !== undefined && opens(previous) > 0 && opens(line) < 0)
+    if (previous !== undefined && unclosedBrackets(previous) > 0 && unclosedBrackets(line) < 0)
       lines[lines.length - 1] = `${previous} ${line}`;
     else lines.push(line);
   }
@@ -533,8 +532,7 @@ function leadFirst(passages: Passage[], terms: Terms): Passage[] {
  * only those are sources.
  */
 export function composeAnswer(question: string, passages: Passage[]): ComposedAnswer {
-  // A temperature typed with a unit symbol ("85 degC") is read as a manual writes it ("degrees Celsius"), as the search reads it.
-  const terms = questionTerms(spellOutTemperatures(question));
+  const terms = questionTerms(question);
   const [best, ...others] = leadFirst(passages, terms);
   if (!best)
     return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };

@@ -1,5 +1,6 @@
 // Reading a manual passage the way a technician skims it: its paragraphs as sentences, its
 // numbered steps, its commands, and which of them carry the words of the question.
+import { spellOutTemperatures } from './search-terms.js';
 
 export type Block =
   | { kind: 'prose'; sentences: string[] }
@@ -166,8 +167,12 @@ export interface Terms {
 // An option as typed ("what does -e wipe", "--stack-auto"): an identifier, dash and case included ("-e" is not "-E").
 const option = /(?<!\S)--?\p{L}[\p{L}\p{N}-]*/gu;
 
-/** The question's search terms: its meaningful words and the identifiers it names. */
-export function questionTerms(question: string): Terms {
+/**
+ * The question's search terms: its meaningful words and the identifiers it names, a temperature
+ * typed with a unit symbol read as the search reads it ("85 degC" as "85 degrees celsius").
+ */
+export function questionTerms(typed: string): Terms {
+  const question = spellOutTemperatures(typed);
   const options = [...new Set(question.match(option))];
   const tokens = question
     .toLowerCase()

@@ -47,6 +47,10 @@ const oneManual = (id: string, title: string, pages: string[]) =>
     pages.map((text) => [id, text]),
   );
 
+/** The page of the first passage a viewer is given for the question. */
+const firstPage = async (pool: pg.Pool, question: string) =>
+  (await retrievePassages({ pool }, { question, role: 'viewer' })).passages[0]?.page;
+
 // A generated library: 24 manuals of 8 pages, each page about one subject, with the boilerplate
 // real manuals repeat on every page. Questions whose answers sit on known pages, asked the way
 // a technician would, including part numbers and error codes.
@@ -266,11 +270,7 @@ describe('short options', () => {
       'Status flags. Flag e is set when a write ends; reading the flag clears it.',
       'Option flags\n-e Causes a chip erase to be executed before the memory is written.\n-E exitspec sets the lines at exit.',
     ]);
-    const { passages } = await retrievePassages(
-      { pool: lib },
-      { question: 'what does the -e flag do', role: 'viewer' },
-    );
-    expect(passages[0]?.page).toBe(2);
+    expect(await firstPage(lib, 'what does the -e flag do')).toBe(2);
   });
 
   it("takes a line that begins with the option, a value attached or not, and no other option's line", () => {
@@ -288,8 +288,7 @@ describe('compounds', () => {
       'The baud of a line and the rate of its errors are logged at each start.',
       'Options. -b baudrate sets the speed of the serial line to this rate.',
     ]);
-    const { passages } = await retrievePassages({ pool: lib }, { question: 'change the baud rate', role: 'viewer' });
-    expect(passages[0]?.page).toBe(2);
+    expect(await firstPage(lib, 'change the baud rate')).toBe(2);
   });
 
   it('finds a word of the question where the manual writes it as two ("timestep", "time step")', async () => {
@@ -323,8 +322,7 @@ describe('acronyms', () => {
     const candidates = await findCandidates({ pool: lib }, { question, role: 'viewer' });
     // The answer holds every term of the question: "ISR" as the words it stands for.
     expect(candidates.find((c) => c.row.page_number === 3)?.coverage).toBeCloseTo(1);
-    const { passages } = await retrievePassages({ pool: lib }, { question, role: 'viewer' });
-    expect(passages[0]?.page).toBe(3);
+    expect(await firstPage(lib, question)).toBe(3);
   });
 
   it('takes no definition from a manual the caller may not read', async () => {
@@ -356,11 +354,7 @@ describe('setting lines', () => {
       'Transient options\nMAXORD=x sets the highest order of the integration method; the Gear method allows 2 to 6.',
       'METHOD=name sets the numerical integration method. Possible names are Gear or trapezoidal.',
     ]);
-    const { passages } = await retrievePassages(
-      { pool: lib },
-      { question: 'switch the integration method to gear', role: 'viewer' },
-    );
-    expect(passages[0]?.page).toBe(2);
+    expect(await firstPage(lib, 'switch the integration method to gear')).toBe(2);
   });
 });
 
@@ -420,11 +414,7 @@ describe('per cent', () => {
       'Rise time. The rise time of a step response is measured between two levels of the output swing.',
       "Measurement examples\n.meas tran slew trig v(out) val='0.2*vp' rise=1 targ v(out) val='0.8*vp' rise=1",
     ]);
-    const { passages } = await retrievePassages(
-      { pool: lib },
-      { question: 'measure the rise time between 20% and 80%', role: 'viewer' },
-    );
-    expect(passages[0]?.page).toBe(2);
+    expect(await firstPage(lib, 'measure the rise time between 20% and 80%')).toBe(2);
   });
 });
 
@@ -438,11 +428,7 @@ describe('values with a unit', () => {
       'Distortion analysis. Example: .disto dec 10 1kHz 100MEG computes the small-signal distortion.',
       'Fourier analysis. The .four line gives the harmonic content of a transient output: the fundamental and each harmonic.',
     ]);
-    const { passages } = await retrievePassages(
-      { pool: lib },
-      { question: 'harmonic distortion of my 1kHz fundamental', role: 'viewer' },
-    );
-    expect(passages[0]?.page).toBe(2);
+    expect(await firstPage(lib, 'harmonic distortion of my 1kHz fundamental')).toBe(2);
   });
 });
 
@@ -459,11 +445,7 @@ describe('British spellings', () => {
       'Xdata variables at startup. The startup code copies the xdata variables from code memory.',
       'Page register. The startup code can initialize variables in xdata only where the page register is right.',
     ]);
-    const { passages } = await retrievePassages(
-      { pool: lib },
-      { question: 'xdata variables not initialised at startup', role: 'viewer' },
-    );
-    expect(passages[0]?.page).toBe(2);
+    expect(await firstPage(lib, 'xdata variables not initialised at startup')).toBe(2);
   });
 });
 

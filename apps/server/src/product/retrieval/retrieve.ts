@@ -122,6 +122,18 @@ async function termStatistics(
 /** A term held where any of `queries` is (a stand-in's neighbours, a compound, an acronym's words): their disjunction, each kept to tell which a chunk holds. */
 const anyOfQueries = (queries: string[]) => ({ query: queries.map((q) => `(${q})`).join(' | '), anyOf: queries });
 
+/**
+ * A term also held where each of `others` is (a compound, a split the library writes it as), with
+ * their chunks: the queries it had (itself, unless no chunk holds it) and theirs, as one term.
+ */
+function alsoHeldAs(t: Term, others: { query: string; rows: string }[]): void {
+  if (others.length === 0) return;
+  Object.assign(t, {
+    ...anyOfQueries([...(t.anyOf ?? (t.rows > 0 ? [t.query] : [])), ...others.map((o) => o.query)]),
+    rows: others.reduce((sum, o) => sum + Number(o.rows), t.rows),
+  });
+}
+
 interface Compound {
   pair: string;
   phrase: string;
@@ -155,12 +167,10 @@ async function findCompounds(pool: pg.Pool, pairs: string[]): Promise<Compound[]
 function holdCompounds(terms: Term[], compounds: Compound[]): Map<string, string> {
   for (const t of terms) {
     if (t.isCode) continue;
-    const of = compounds.filter((c) => c.pair.split(' ').includes(t.typed) && c.query !== t.query);
-    if (of.length === 0) continue;
-    Object.assign(t, {
-      ...anyOfQueries([...(t.rows > 0 ? [t.query] : []), ...of.map((c) => c.query)]),
-      rows: of.reduce((sum, c) => sum + Number(c.rows), t.rows),
-    });
+    alsoHeldAs(
+      t,
+      compounds.filter((c) => c.pair.split(' ').includes(t.typed) && c.query !== t.query),
+    );
   }
   return new Map(compounds.map((c) => [c.phrase, c.query]));
 }
@@ -207,14 +217,12 @@ async function findSplits(pool: pg.Pool, words: string[]): Promise<{ typed: stri
  * it is held where its two words are, as a pair the library writes as one is (holdCompounds).
  */
 function holdSplits(terms: Term[], splits: { typed: string; query: string; rows: string }[]): void {
-  for (const t of terms) {
-    const of = splits.filter((s) => s.typed === t.typed && s.query !== t.query);
-    if (t.isCode || of.length === 0) continue;
-    Object.assign(t, {
-      ...anyOfQueries([...(t.anyOf ?? (t.rows > 0 ? [t.query] : [])), ...of.map((s) => s.query)]),
-      rows: of.reduce((sum, s) => sum + Number(s.rows), t.rows),
-    });
-  }
+  for (const t of terms)
+    if (!t.isCode)
+      alsoHeldAs(
+        t,
+        splits.filter((s) => s.typed === t.typed && s.query !== t.query),
+      );
 }
 
 /** British endings and their American spelling, which most manuals use ("initialised", "initialized"). */
@@ -483,15 +491,20 @@ export async function findCandidates(
   const fitting = byRarity.filter((t) => (rowsSoFar += t.rows) <= CANDIDATE_ROWS);
   const rarest = byRarity.slice(0, 3);
   const byPairs = fitting.length === 0 && rarest.length >= 2;
-  const anyRare = byPairs
-    ? rarest.flatMap((a, i) => rarest.slice(i + 1).map((b) => `((${a.query}) & (${b.query}))`)).join(' | ')
-    : (fitting.length > 0 ? fitting : rarest).map((t) => `(${t.query})`).join(' | ');
-  const everyRare = selecting.length > 1 ? selecting.map((t) => `(${t.query})`).join(' & ') : null;
   const codeQuery =
     found
       .filter((t) => t.isCode)
       .map((t) => `(${t.query})`)
       .join(' | ') || null;
+  // Chunks with two of the three rarest terms, each term common, are read in table order, most of
+  // the query's time in a large library: never when the question names an identifier, whose chunks
+  // are read instead (as many, and about what it asks), and only when too few chunks hold every term.
+  const anyRare = !byPairs
+    ? (fitting.length > 0 ? fitting : rarest).map((t) => `(${t.query})`).join(' | ')
+    : codeQuery
+      ? null
+      : rarest.flatMap((a, i) => rarest.slice(i + 1).map((b) => `((${a.query}) & (${b.query}))`)).join(' | ');
+  const everyRare = selecting.length > 1 ? selecting.map((t) => `(${t.query})`).join(' & ') : null;
   const every = found.map((t) => `(${t.query})`).join(' & ');
   const totalWeight = allWeights.reduce((a, b) => a + b, 0);
   // A chunk is visible unless its manual is one the caller may not read (every chunk has a manual;
@@ -500,14 +513,7 @@ export async function findCandidates(
   const visible = `FROM manual_content c WHERE c.manual_id NOT IN (TABLE hidden)`;
   const matching = (param: string, also = '') =>
     `(SELECT c.id, c.manual_id, c.search, c.heading <> '' AS headed ${visible} AND ${param}::tsquery IS NOT NULL AND c.search @@ ${param}::tsquery ${also} LIMIT $5)`;
-  // Chunks with two of the three rarest terms, each term common, are read in table order, most of
-  // the query's time in a large library: only when too few chunks hold every term, and never when
-  // the question names an identifier, whose chunks are read instead (as many, and about what it asks).
-  const pairsNeeded = byPairs
-    ? codeQuery
-      ? 'AND false'
-      : `AND (SELECT count(*) FROM every_way) < ${RERANK_ROWS}`
-    : '';
+  const pairsNeeded = byPairs ? `AND (SELECT count(*) FROM every_way) < ${RERANK_ROWS}` : '';
   // A chunk found several ways is scored once, and `|| ''` detoasts its search vector once, before
   // the terms are matched against it. Scored in two steps: the cheap score over every candidate,
   // then the title bonus (per manual) and the text and embedding only for the best. A term

@@ -88,6 +88,20 @@ describe.each(VIEWPORT_NAMES)('the signed-in shell on %s', (viewport) => {
         await app.menu.waitFor({ state: 'hidden' });
         await expect.poll(() => focusedElement(page)).toBe('button Open menu');
 
+        // A pointer that moves as the key goes down (a nudged mouse) must not leave a keyboard
+        // user on the menu's frame instead of its first item.
+        await page.evaluate(() =>
+          document.addEventListener('keydown', () => document.dispatchEvent(new PointerEvent('pointermove')), {
+            capture: true,
+            once: true,
+          }),
+        );
+        await page.keyboard.press('Space');
+        await menuItemFocused(page, 'AI Assistant');
+        await page.keyboard.press('Escape');
+        await app.menu.waitFor({ state: 'hidden' });
+        await expect.poll(() => focusedElement(page)).toBe('button Open menu');
+
         // Enter opens; arrows and Enter choose a tab not loaded yet. Its heading takes focus once
         // its code and data are in, so a screen reader announces the new screen.
         await page.keyboard.press('Enter');

@@ -30,6 +30,11 @@ describe('manual metadata heuristics', () => {
       'ACS880-01 drives Hardware manual',
     );
     expect(detectTitle('12 34\n\n-')).toBe('Unknown');
+    // A title page whose name is one word, its subtitle under it (avrdude's manual).
+    expect(
+      detectTitle('AVRDUDE\nA program for download/uploading AVR microcontroller flash and eeprom.\nFor AVRDUDE'),
+    ).toBe('AVRDUDE: A program for download/uploading AVR microcontroller flash and eeprom');
+    expect(detectTitle('SDCC\nSDCC Compiler User Guide\nSDCC 4.2.0')).toBe('SDCC Compiler User Guide');
   });
 
   it('names the trade mentioned most, from a small vocabulary', () => {

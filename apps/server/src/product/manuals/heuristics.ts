@@ -95,7 +95,14 @@ function isSubstantial(line: string): boolean {
   );
 }
 
-/** A "Title:" line, else the first substantial line (plus the next one when it says "... Manual"). */
+/** A title page's name in one word ("AVRDUDE", "Fluke"): too short to pass as substantial on its own. */
+const nameWord = /^[\p{L}][\p{L}\d+-]{2,29}$/u;
+
+/**
+ * A "Title:" line, else the first substantial line (plus the next one when it says "... Manual"),
+ * led by the one-word name on the document's first line when that line is only a description
+ * ("AVRDUDE: A program ...").
+ */
 export function detectTitle(text: string): string {
   const labelled = /^\s*title\s*[:-]\s*(.{3,150})$/im.exec(text)?.[1];
   if (labelled) return labelled.trim();
@@ -110,7 +117,12 @@ export function detectTitle(text: string): string {
   const next = lines[index + 1];
   const joinNext =
     next && !manualWords.test(first) && manualWords.test(next) && isSubstantial(next) && /^[^:]*$/.test(next);
-  return joinNext ? `${first} ${next.replace(/[.:;,]+$/, '')}` : first;
+  const title = joinNext ? `${first} ${next.replace(/[.:;,]+$/, '')}` : first;
+  // Only a subtitle that reads as a description ("A program for ...") needs the name; a brand over
+  // a title line ("Carrier" over "WeatherMaker 48/50 ...") is left out.
+  const describes = /^(?:an?|the)\s/i.test(first) || lines[index]!.endsWith('.');
+  const name = index === 1 && describes && nameWord.test(lines[0]!) && !noiseLine.test(lines[0]!) ? lines[0]! : '';
+  return name && !title.toLowerCase().includes(name.toLowerCase()) ? `${name}: ${title}` : title;
 }
 
 /** Metadata from the document text alone; the file-name fallback is applied by readManualMetadata. */

@@ -108,6 +108,14 @@ export interface ScoredCandidate<Row> {
   listing: boolean;
   /** Share of the embedded start of the chunk's text set between ``` fences (fencedShare) or in rows of part names (namesShare), 0 when absent. */
   fenced?: number;
+  /** Where the chunk sits: its manual, page and section heading (sectionOpenings). */
+  place?: Place;
+}
+
+export interface Place {
+  manual: string;
+  page: number | null;
+  heading: string;
 }
 
 // Calibrated on bench/retrieval's tuned questions (see bench/README.md, retrieval).
@@ -142,6 +150,29 @@ export function pageMates(pages: { manual: string; page: number | null }[]): num
   const counts = new Map<string, number>();
   for (const p of pages) if (p.page !== null) counts.set(key(p), (counts.get(key(p)) ?? 0) + 1);
   return pages.map((p) => (p.page === null ? 0 : Math.min(counts.get(key(p))! - 1, PAGE_MATES) / PAGE_MATES));
+}
+
+/**
+ * Added to the chunks of the first page of a section that runs on to the next page, when chunks of
+ * both pages are among the best OPENING_CHUNKS: a section is introduced on its first page (its
+ * general form, what it is for), and its next page goes on into details that hold the same words
+ * (avrdude's vtarg before varef, ngspice's B source's functions before its examples). From 0.06 to
+ * 0.12 the tuned ranking gains 1 or 2 first places; past 0.15, and counted among more chunks, it
+ * loses them (bench/README.md, branch rankJ).
+ */
+export const OPENING_WEIGHT = 0.1;
+export const OPENING_CHUNKS = 5;
+
+/**
+ * For each place, whether its page is the first of its section that another of `places` continues
+ * on the next page (same manual and heading, page + 1). A place without a page or heading has none.
+ */
+export function sectionOpenings(places: (Place | undefined)[]): boolean[] {
+  const key = (p: Place, page: number) => JSON.stringify([p.manual, p.heading, page]);
+  const held = new Set(places.flatMap((p) => (p?.heading && p.page !== null ? [key(p, p.page)] : [])));
+  return places.map(
+    (p) => !!p?.heading && p.page !== null && held.has(key(p, p.page + 1)) && !held.has(key(p, p.page - 1)),
+  );
 }
 
 /** A line that ends in page references after a dot leader or a comma: "Resistors . . . 112", "heap, 58, 101–102". */
@@ -223,6 +254,18 @@ export function fuseScores<Row>(
         (c.features.namedManual ? NAMED_MANUAL_BONUS : 0) +
         PAGE_MATES_WEIGHT * (c.features.pageMates ?? 0),
     }))
+    .sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Fused candidates (fuseScores) with the first page of a section brought forward where its next page
+ * is among the best too (sectionOpenings, OPENING_WEIGHT). Applied once the library is judged to
+ * answer: it orders the pages that answer, and the judgement stays on the best candidate as fused.
+ */
+export function bringOpeningsForward<C extends { score: number; place?: Place }>(fused: C[]): C[] {
+  const opening = sectionOpenings(fused.slice(0, OPENING_CHUNKS).map((c) => c.place));
+  return fused
+    .map((c, i) => (opening[i] ? { ...c, score: c.score + OPENING_WEIGHT } : c))
     .sort((a, b) => b.score - a.score);
 }
 

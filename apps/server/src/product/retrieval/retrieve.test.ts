@@ -6,14 +6,17 @@ import { createEmbedder } from './embedder.js';
 import { questionTerms } from './passage-text.js';
 import {
   bestSentenceShare,
+  bringOpeningsForward,
   fencedShare,
   fuseScores,
   isListing,
   isRowOfNames,
   lexicalScore,
   namesShare,
+  OPENING_CHUNKS,
   optionLinePattern,
   PAGE_MATES,
+  sectionOpenings,
 } from './rank.js';
 import { americanSpelling, findCandidates, retrievePassages, termWeight } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
@@ -649,6 +652,56 @@ describe('pages about the subject', () => {
     });
     const ranked = fuseScores([candidate('one mention', 0.51, 0), candidate('page about it', 0.5, 1)]);
     expect(ranked[0]?.row).toBe('page about it');
+  });
+});
+
+describe('the first page of a section', () => {
+  const features = {
+    coverage: 1,
+    wordCoverage: 1,
+    heading: 0,
+    title: 0,
+    proximity: 0,
+    phrases: 0,
+    optionLines: 0,
+    settingLine: false,
+    bestSentence: 0,
+  };
+  const candidate = (row: string, semantic: number, page: number, heading = '3.1 Terminal Mode Commands') => ({
+    row,
+    features,
+    lexical: 1,
+    coverage: 1,
+    semantic,
+    listing: false,
+    place: { manual: 'm', page, heading },
+  });
+
+  it('is the page of a section that runs on to the next, among the places given', () => {
+    const place = (page: number | null, heading = 'Options', manual = 'm') => ({ manual, page, heading });
+    expect(
+      sectionOpenings([place(36), place(37), place(38), place(50, 'Other'), place(9, 'Options', 'n'), place(10)]),
+    ).toEqual([true, false, false, false, false, false]);
+    expect(sectionOpenings([place(4, ''), place(5, ''), place(null), undefined])).toEqual([false, false, false, false]);
+  });
+
+  it('comes before the next page of its section when both are among the best', () => {
+    const fused = fuseScores([candidate('varef, next page', 0.55, 37), candidate('vtarg, first page', 0.5, 36)]);
+    expect(fused[0]?.row).toBe('varef, next page');
+    const ranked = bringOpeningsForward(fused);
+    expect(ranked[0]?.row).toBe('vtarg, first page');
+  });
+
+  it('does not come forward when the next page is not among the best, nor from another section', () => {
+    const others = Array.from({ length: OPENING_CHUNKS }, (_, i) => candidate(`other ${i}`, 0.6, 100 + 2 * i, `S${i}`));
+    const ranked = bringOpeningsForward(
+      fuseScores([candidate('first page', 0.5, 36), ...others, candidate('next page', 0.3, 37)]),
+    );
+    expect(ranked.map((c) => c.row).indexOf('first page')).toBe(OPENING_CHUNKS);
+    const apart = bringOpeningsForward(
+      fuseScores([candidate('this section', 0.55, 37), candidate('another section', 0.5, 36, 'Other')]),
+    );
+    expect(apart[0]?.row).toBe('this section');
   });
 });
 

@@ -5,6 +5,7 @@ import type { Embedder } from './embedder.js';
 import { questionTerms } from './passage-text.js';
 import {
   bestSentenceShare,
+  bringOpeningsForward,
   decideRelevance,
   fencedShare,
   fuseScores,
@@ -625,6 +626,7 @@ export async function findCandidates(
       coverage: features.coverage,
       semantic: vector && row.embedding?.length ? cosine(vector, row.embedding) : undefined,
       listing: isListing(row.extracted_text),
+      place: { manual: row.manual_id, page: row.page_number, heading: row.heading },
       fenced: Math.min(
         1,
         fencedShare(embeddedText(row.extracted_text)) + namesShare(row.extracted_text, EMBEDDED_CHARS),
@@ -640,7 +642,8 @@ const lexemesIn = (vector: string) =>
 /**
  * The passages of the manuals this caller may read that best answer the question, and whether
  * any answers it at all: the lexical candidates (findCandidates) reranked by fusing their
- * full-text score with the similarity of their stored embedding to the question's.
+ * full-text score with the similarity of their stored embedding to the question's, and the first
+ * page of a section brought forward among the best (bringOpeningsForward).
  */
 export async function retrievePassages(
   deps: RetrievalDeps,
@@ -659,7 +662,13 @@ export async function retrievePassages(
   });
   if (!decideRelevance(ranked[0]))
     return { passages: [], relevant: false, suggestions: ranked.slice(0, SUGGESTION_LIMIT).map(toPassage) };
-  return { passages: ranked.slice(0, opts.limit ?? PASSAGE_LIMIT).map(toPassage), relevant: true, suggestions: [] };
+  return {
+    passages: bringOpeningsForward(ranked)
+      .slice(0, opts.limit ?? PASSAGE_LIMIT)
+      .map(toPassage),
+    relevant: true,
+    suggestions: [],
+  };
 }
 
 /** Cosine of a unit question vector and a stored unit vector (float32, little-endian). */

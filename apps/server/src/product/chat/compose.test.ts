@@ -1025,6 +1025,47 @@ describe('composeAnswer', () => {
     expect(text).not.toContain('service test --fan\n');
   });
 
+  it("does not show a procedure of another numbered section of the page than the answer's", () => {
+    const page = [
+      '4.6.2 Adding new models',
+      '',
+      'Adding a new compressor model requires the following steps:',
+      '',
+      '1. Create a new model description with its configuration options.',
+      '2. Copy the description into the controller and restart it.',
+      '',
+      '4.6.4 Configuration bits',
+      '',
+      'The config word of the CX-10 is set with the service console. Example for the CX-10:',
+      '',
+      '```',
+      'service config --word 0x3F --watchdog off',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer('CX-10: how do I set the config word, watchdog off', [passage(page)]);
+    expect(text).toContain('service config --word 0x3F --watchdog off');
+    expect(text).not.toContain('1. Create a new model description');
+    // Under the answer's own section, the same list is shown.
+    const own = page.replace('4.6.4 Configuration bits\n\n', '');
+    expect(composeAnswer('CX-10: how do I set the config word, watchdog off', [passage(own)]).text).toContain(
+      '1. Create a new model description',
+    );
+  });
+
+  it('shows a sentence whole when the page broke its line inside brackets, not its end alone', () => {
+    const page = [
+      'Batch mode. If your service script contains a control section (.control ...',
+      '.endc), do not start the compressor console in batch mode (with -b).',
+      '',
+      'The console reads its settings from cx.ini in its own folder, then from the user folder, and stops at the first file it finds there.',
+    ].join('\n');
+    const { text } = composeAnswer('can I start the compressor console in batch mode', [passage(page)]);
+    expect(text).toContain(
+      'If your service script contains a control section (.control ... .endc), do not start the compressor console in batch mode (with -b).',
+    );
+    expect(text).not.toMatch(/^\.endc\)/m);
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

@@ -136,8 +136,11 @@ export function parseBlocks(text: string): Block[] {
       last.text += ` ${trimmed}`; // the step's text goes on on the next line
     } else {
       paragraph.push(trimmed);
-      // A line well short of the longest one ended its paragraph (or is a heading).
-      if (trimmed.length < longest * 0.7 || longest < 60 || trimmed.endsWith(':')) endParagraph();
+      // A line well short of the longest one ended its paragraph (or is a heading), unless a bracket
+      // the paragraph opened closes on the next line ("(.control ..." above ".endc), you should not ...").
+      const text = paragraph.join(' ');
+      const bracketOpen = (text.match(/\(/g) ?? []).length > (text.match(/\)/g) ?? []).length;
+      if ((trimmed.length < longest * 0.7 || longest < 60 || trimmed.endsWith(':')) && !bracketOpen) endParagraph();
     }
   }
   endParagraph();

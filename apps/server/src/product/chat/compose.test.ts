@@ -1066,6 +1066,28 @@ describe('composeAnswer', () => {
     expect(text).not.toMatch(/^\.endc\)/m);
   });
 
+  it('does not show a listing that ends the section before the answer', () => {
+    const page = [
+      '```',
+      'service flush --cache',
+      '    ; restore the saved registers here',
+      '```',
+      '',
+      '3.11.3 Quiet start',
+      '',
+      'The quiet start mode keeps the CX-10 from running its start-up purge. You must then purge the line by hand before the first run.',
+      '',
+      '```',
+      'service start --quiet',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer('CX-10 start without the purge, I will purge and restore registers by hand', [
+      passage(page),
+    ]);
+    expect(text).toContain('service start --quiet');
+    expect(text).not.toContain('service flush --cache');
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

@@ -435,8 +435,15 @@ function codeOf(
   const startsEntry = (b: Block | undefined) =>
     b?.kind === 'prose' && /^(?:problem|symptom)\b/i.test(b.sentences[0] ?? '');
   const first = direct.length > 0 ? Math.min(...direct.map((s) => s.block)) : -1;
+  // A listing above the numbered heading of the answer's section ends the section before.
+  const startsSection = (b: Block | undefined) => b?.kind === 'prose' && sectionHeading.test(b.sentences[0] ?? '');
   const ownEntry = (index: number) =>
-    first < 0 || !blocks.some((b, i) => startsEntry(b) && ((i > after && i < index) || (i > index && i <= first)));
+    first < 0 ||
+    !blocks.some(
+      (b, i) =>
+        (startsEntry(b) && ((i > after && i < index) || (i > index && i <= first))) ||
+        (startsSection(b) && i > index && i <= first),
+    );
   const code = blocks.flatMap((b, index) =>
     b.kind === 'code' && !shown.has(index) && ownEntry(index) ? [{ text: b.text, index }] : [],
   );

@@ -1088,6 +1088,20 @@ describe('composeAnswer', () => {
     expect(text).not.toContain('service flush --cache');
   });
 
+  it('reads words joined by a slash in the question as the page writes them apart, and counts them once where typed', () => {
+    const page = [
+      '5.3 Quiet routines',
+      '',
+      'The quiet attribute keeps the controller from generating prologue and epilogue code for a routine. The whole routine must then be written by hand, in assembler. This is particularly useful for alarm routines, which can have a long (and often unneeded) prologue/epilogue.',
+      '',
+      'Routines are stored in the flash of the controller. Each one has a number from 1 to 64. The number is shown on the display while it runs. A routine can call another routine, up to four deep.',
+    ].join('\n');
+    const { text } = composeAnswer('alarm routine with no prologue/epilogue', [passage(page)]);
+    expect(text.startsWith('The quiet attribute keeps the controller from generating prologue and epilogue code')).toBe(
+      true,
+    );
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

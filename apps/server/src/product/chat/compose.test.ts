@@ -1102,6 +1102,14 @@ describe('composeAnswer', () => {
     );
   });
 
+  it('does not end a sentence at a chapter reference ("see Chapt. 16.5")', () => {
+    const page =
+      'The purge valve opens at every start (see Chapt. 16.5) for the standard cycle. It closes after ten seconds.';
+    const { sources } = composeAnswer('when does the purge valve open', [passage(page)]);
+    // The passage the viewer highlights is the whole sentence.
+    expect(sources[0]!.quote).toBe('The purge valve opens at every start (see Chapt. 16.5) for the standard cycle.');
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

@@ -13,7 +13,7 @@ const bulletLine = /^\s*[•●▪◦‣○■□–*-]\s+(\S.*)$/;
 const endsSentence = /[.!?:]["'’”)]*$/;
 // "e.g. the", "p. 56", "Fig. 3", "No. 4", "ATxmega. . . A1": a full stop that does not end the sentence.
 const abbreviation =
-  /(?:\b(?:e\.g|i\.e|etc|approx|no|nos|p|pp|fig|figs|vs|cf|min|max|ref|sec|ch|vol|art|pt|ca)|\b\p{Lu}|\.\s?\.\s?)\.$/iu;
+  /(?:\b(?:e\.g|i\.e|etc|approx|no|nos|p|pp|fig|figs|vs|cf|min|max|ref|sec|ch|chapt|vol|art|pt|ca)|\b\p{Lu}|\.\s?\.\s?)\.$/iu;
 
 /** Splits prose into sentences at a full stop, question or exclamation mark followed by a space. */
 export function splitSentences(text: string): string[] {

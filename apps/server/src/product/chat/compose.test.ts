@@ -1025,6 +1025,91 @@ describe('composeAnswer', () => {
     expect(text).not.toContain('service test --fan\n');
   });
 
+  it("does not show a procedure of another numbered section of the page than the answer's", () => {
+    const page = [
+      '4.6.2 Adding new models',
+      '',
+      'Adding a new compressor model requires the following steps:',
+      '',
+      '1. Create a new model description with its configuration options.',
+      '2. Copy the description into the controller and restart it.',
+      '',
+      '4.6.4 Configuration bits',
+      '',
+      'The config word of the CX-10 is set with the service console. Example for the CX-10:',
+      '',
+      '```',
+      'service config --word 0x3F --watchdog off',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer('CX-10: how do I set the config word, watchdog off', [passage(page)]);
+    expect(text).toContain('service config --word 0x3F --watchdog off');
+    expect(text).not.toContain('1. Create a new model description');
+    // Under the answer's own section, the same list is shown.
+    const own = page.replace('4.6.4 Configuration bits\n\n', '');
+    expect(composeAnswer('CX-10: how do I set the config word, watchdog off', [passage(own)]).text).toContain(
+      '1. Create a new model description',
+    );
+  });
+
+  it('shows a sentence whole when the page broke its line inside brackets, not its end alone', () => {
+    const page = [
+      'Batch mode. If your service script contains a control section (.control ...',
+      '.endc), do not start the compressor console in batch mode (with -b).',
+      '',
+      'The console reads its settings from cx.ini in its own folder, then from the user folder, and stops at the first file it finds there.',
+    ].join('\n');
+    const { text } = composeAnswer('can I start the compressor console in batch mode', [passage(page)]);
+    expect(text).toContain(
+      'If your service script contains a control section (.control ... .endc), do not start the compressor console in batch mode (with -b).',
+    );
+    expect(text).not.toMatch(/^\.endc\)/m);
+  });
+
+  it('does not show a listing that ends the section before the answer', () => {
+    const page = [
+      '```',
+      'service flush --cache',
+      '    ; restore the saved registers here',
+      '```',
+      '',
+      '3.11.3 Quiet start',
+      '',
+      'The quiet start mode keeps the CX-10 from running its start-up purge. You must then purge the line by hand before the first run.',
+      '',
+      '```',
+      'service start --quiet',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer('CX-10 start without the purge, I will purge and restore registers by hand', [
+      passage(page),
+    ]);
+    expect(text).toContain('service start --quiet');
+    expect(text).not.toContain('service flush --cache');
+  });
+
+  it('reads words joined by a slash in the question as the page writes them apart, and counts them once where typed', () => {
+    const page = [
+      '5.3 Quiet routines',
+      '',
+      'The quiet attribute keeps the controller from generating prologue and epilogue code for a routine. The whole routine must then be written by hand, in assembler. This is particularly useful for alarm routines, which can have a long (and often unneeded) prologue/epilogue.',
+      '',
+      'Routines are stored in the flash of the controller. Each one has a number from 1 to 64. The number is shown on the display while it runs. A routine can call another routine, up to four deep.',
+    ].join('\n');
+    const { text } = composeAnswer('alarm routine with no prologue/epilogue', [passage(page)]);
+    expect(text.startsWith('The quiet attribute keeps the controller from generating prologue and epilogue code')).toBe(
+      true,
+    );
+  });
+
+  it('does not end a sentence at a chapter reference ("see Chapt. 16.5")', () => {
+    const page =
+      'The purge valve opens at every start (see Chapt. 16.5) for the standard cycle. It closes after ten seconds.';
+    const { sources } = composeAnswer('when does the purge valve open', [passage(page)]);
+    // The passage the viewer highlights is the whole sentence.
+    expect(sources[0]!.quote).toBe('The purge valve opens at every start (see Chapt. 16.5) for the standard cycle.');
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

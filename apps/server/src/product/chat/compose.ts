@@ -405,6 +405,12 @@ function stepsOf(blocks: Block[], terms: Terms, direct: Scored[]): string[] {
     direct.some((s) => s.block < firstStep && s.block >= firstStep - 2) ||
     (leadIn?.kind === 'prose' && termScore(leadIn.sentences.at(-1) ?? '', terms) > 0);
   if (!introduced && !steps.some((step) => termScore(step.text, terms) > 0)) return [];
+  // A procedure under another numbered section of the page than every sentence of the answer is another task's.
+  const headings = blocks.flatMap((b, i) =>
+    b.kind === 'prose' && sectionHeading.test(b.sentences[0] ?? '') ? [i] : [],
+  );
+  const sectionAt = (index: number) => headings.filter((h) => h <= index).length;
+  if (direct.length > 0 && !direct.some((s) => sectionAt(s.block) === sectionAt(firstStep))) return [];
   const shown = steps.slice(0, MAX_STEPS);
   // Markdown numbers an ordered list on from its first item, so the list starts at the manual's first number.
   const lines = shown.map((s, i) => `${shown[0]!.number + i}. ${escapeMarkdown(clip(s.text, STEP_CHARS))}`);
@@ -429,8 +435,15 @@ function codeOf(
   const startsEntry = (b: Block | undefined) =>
     b?.kind === 'prose' && /^(?:problem|symptom)\b/i.test(b.sentences[0] ?? '');
   const first = direct.length > 0 ? Math.min(...direct.map((s) => s.block)) : -1;
+  // A listing above the numbered heading of the answer's section ends the section before.
+  const startsSection = (b: Block | undefined) => b?.kind === 'prose' && sectionHeading.test(b.sentences[0] ?? '');
   const ownEntry = (index: number) =>
-    first < 0 || !blocks.some((b, i) => startsEntry(b) && ((i > after && i < index) || (i > index && i <= first)));
+    first < 0 ||
+    !blocks.some(
+      (b, i) =>
+        (startsEntry(b) && ((i > after && i < index) || (i > index && i <= first))) ||
+        (startsSection(b) && i > index && i <= first),
+    );
   const code = blocks.flatMap((b, index) =>
     b.kind === 'code' && !shown.has(index) && ownEntry(index) ? [{ text: b.text, index }] : [],
   );

@@ -13,7 +13,7 @@ const bulletLine = /^\s*[•●▪◦‣○■□–*-]\s+(\S.*)$/;
 const endsSentence = /[.!?:]["'’”)]*$/;
 // "e.g. the", "p. 56", "Fig. 3", "No. 4", "ATxmega. . . A1": a full stop that does not end the sentence.
 const abbreviation =
-  /(?:\b(?:e\.g|i\.e|etc|approx|no|nos|p|pp|fig|figs|vs|cf|min|max|ref|sec|ch|vol|art|pt|ca)|\b\p{Lu}|\.\s?\.\s?)\.$/iu;
+  /(?:\b(?:e\.g|i\.e|etc|approx|no|nos|p|pp|fig|figs|vs|cf|min|max|ref|sec|ch|chapt|vol|art|pt|ca)|\b\p{Lu}|\.\s?\.\s?)\.$/iu;
 
 /** Splits prose into sentences at a full stop, question or exclamation mark followed by a space. */
 export function splitSentences(text: string): string[] {
@@ -136,8 +136,11 @@ export function parseBlocks(text: string): Block[] {
       last.text += ` ${trimmed}`; // the step's text goes on on the next line
     } else {
       paragraph.push(trimmed);
-      // A line well short of the longest one ended its paragraph (or is a heading).
-      if (trimmed.length < longest * 0.7 || longest < 60 || trimmed.endsWith(':')) endParagraph();
+      // A line well short of the longest one ended its paragraph (or is a heading), unless a bracket
+      // the paragraph opened closes on the next line ("(.control ..." above ".endc), you should not ...").
+      const text = paragraph.join(' ');
+      const bracketOpen = (text.match(/\(/g) ?? []).length > (text.match(/\)/g) ?? []).length;
+      if ((trimmed.length < longest * 0.7 || longest < 60 || trimmed.endsWith(':')) && !bracketOpen) endParagraph();
     }
   }
   endParagraph();
@@ -189,7 +192,13 @@ export function questionTerms(typed: string): Terms {
       ...options,
       ...unique.filter((t) => isCode(t) && !options.some((o) => o.replace(/^-+/, '').toLowerCase() === t)),
     ],
-    words: unique.filter(isWord),
+    // Words joined by a slash ("prologue/epilogue") are also each a word: a manual may write them apart.
+    words: [
+      ...new Set([
+        ...unique.filter(isWord),
+        ...unique.flatMap((t) => (/^\p{L}+(?:\/\p{L}+)+$/u.test(t) ? t.split('/').filter(isWord) : [])),
+      ]),
+    ],
     pairs: tokens
       .slice(1)
       .flatMap((t, i): [string, string][] => (isWord(t) && isWord(tokens[i]!) ? [[tokens[i]!, t]] : [])),
@@ -221,18 +230,24 @@ export function termScore(text: string, terms: Terms, weights?: Map<string, numb
   const lower = text.toLowerCase();
   const words = wordsOf(text);
   let score = 0;
+  // The words of a slash pair found as typed ("prologue/epilogue") are counted in it, not again.
+  const counted = new Set<string>();
   for (const code of terms.codes) {
     const typed = code.startsWith('-');
     const found = new RegExp(`(?<![\\p{L}\\p{N}${typed ? '-' : ''}])${escapeRegExp(code)}(?![\\p{L}\\p{N}])`, 'u').test(
       typed ? text : lower,
     );
     // A bare number ("the 4 second one") says less than a part number or an error code.
-    if (found) score += /^\d+$/.test(code) ? 2 : 3;
+    if (!found) continue;
+    score += /^\d+$/.test(code) ? 2 : 3;
+    code.split('/').forEach((part) => counted.add(part));
   }
   const joined = (terms.pairs ?? [])
     .filter(([a, b]) => words.some((w) => w.length >= a.length + b.length - 1 && sameStem(w, a + b)))
     .flat();
-  for (const word of terms.words)
+  for (const word of terms.words) {
+    if (counted.has(word)) continue;
     if (joined.includes(word) || words.some((w) => sameStem(w, word))) score += weights?.get(word) ?? 1;
+  }
   return score;
 }

@@ -131,6 +131,16 @@ describe('composeAnswer', () => {
       ),
     ).toBe(true);
 
+    // The question matches a sentence inside the solution: the solution is given from its start.
+    const inside = [
+      '• Problem: after flashing a firmware that lowers the clock, ISP fails.',
+      'Solution: Even though ISP pulls /RESET low, the target runs at its internal clock speed. Therefore, the ISP clock must be reduced using the -B option.',
+      'As that slows down the session, it might make sense to issue a chip erase using the slow clock (option -e) first.',
+    ].join('\n');
+    expect(composeAnswer("chip doesn't respond after I changed the clock fuse", [passage(inside)]).text).toMatch(
+      /^Solution: Even though ISP pulls \/RESET low, .* using the -B option\. As that slows down the session, .*\(option -e\) first\.\\\n/,
+    );
+
     const vectors =
       'Interrupt numbers of the 8051:\nInterrupt # Description Vector Address\n0 External 0 0x0003\n1 Timer 0 0x000b\n3 Timer 1 0x001b\n4 Serial 0x0023';
     const table = composeAnswer('8051 timer 1 vector address', [passage(vectors)]).text;

@@ -220,23 +220,29 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
     take(before);
   chosen.sort((a, b) => a.order - b.order);
   // A troubleshooting entry's "Problem:" matches the question; its "Solution:" is the answer,
-  // with the sentences that finish it. The entry that matches best is the answer alone.
+  // with the sentences that finish it. The entry that matches best is the answer alone. A
+  // sentence inside a solution ("As that slows down ...") brings its solution's start along.
   const isProblem = (s: Scored | undefined) => s !== undefined && /^(?:problem|symptom|question|cause)\b/i.test(s.text);
   const isSolution = (s: Scored | undefined) =>
     s !== undefined && /^(?:solution|remedy|fix|workaround|answer|action)\b/i.test(s.text);
-  const problemOf = (s: Scored) => {
+  const entryOf = (s: Scored) => {
     for (let back = 0; back <= 3; back++) {
       const before = weighed[s.order - back];
-      if (!before || isSolution(before)) return undefined;
-      if (isProblem(before)) return before;
+      if (!before) return undefined;
+      if (isSolution(before)) return { problem: undefined, solution: before };
+      if (isProblem(before)) {
+        const solution = weighed.slice(before.order + 1, before.order + 6).find(isSolution);
+        return solution && { problem: before, solution };
+      }
     }
     return undefined;
   };
-  const entry = [...chosen].sort((a, b) => b.score - a.score).find(problemOf);
-  const problem = entry && problemOf(entry)!;
-  const solution = problem && weighed.slice(problem.order + 1, problem.order + 6).find(isSolution);
-  if (solution && !chosen.includes(solution)) {
-    const asked = chosen.filter((s) => s.order >= problem.order && s.order < solution.order);
+  const byScore = [...chosen].sort((a, b) => b.score - a.score);
+  const matched = byScore.find((s) => entryOf(s)?.problem) ?? byScore.find(entryOf);
+  const entry = matched && entryOf(matched)!;
+  if (matched && entry && !chosen.includes(entry.solution)) {
+    const { problem, solution } = entry;
+    const asked = problem ? chosen.filter((s) => s.order >= problem.order && s.order < solution.order) : [];
     chosen.splice(0, chosen.length);
     length = 0;
     asked.forEach(take);
@@ -247,6 +253,7 @@ function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
       next = weighed[next.order + 1]
     )
       take(next);
+    if (matched.order > solution.order && !chosen.includes(matched)) take(matched);
   }
   chosen.sort((a, b) => a.order - b.order);
   for (

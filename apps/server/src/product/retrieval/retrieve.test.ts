@@ -132,6 +132,19 @@ beforeAll(async () => {
   }
 });
 
+/** A candidate's lexical features when it holds every word of the question and nothing more. */
+const PLAIN_FEATURES = {
+  coverage: 1,
+  wordCoverage: 1,
+  heading: 0,
+  title: 0,
+  proximity: 0,
+  phrases: 0,
+  optionLines: 0,
+  settingLine: false,
+  bestSentence: 0,
+};
+
 describe('retrievePassages', () => {
   it('finds the page that answers the question in the top 5 for at least 90% of questions (hit@5)', async () => {
     let hits = 0;
@@ -368,18 +381,8 @@ describe('the best sentence', () => {
     const spread = 'Each warning has a number. Some options are specific to a port. Disable the port to save power.';
     expect(bestSentenceShare(described, terms)).toBe(1);
     expect(bestSentenceShare(spread, terms)).toBe(0.5);
-    const features = {
-      coverage: 1,
-      wordCoverage: 1,
-      heading: 0,
-      title: 0,
-      proximity: 0,
-      phrases: 0,
-      optionLines: 0,
-      settingLine: false,
-    };
-    expect(lexicalScore({ ...features, bestSentence: bestSentenceShare(described, terms) })).toBeGreaterThan(
-      lexicalScore({ ...features, bestSentence: bestSentenceShare(spread, terms) }),
+    expect(lexicalScore({ ...PLAIN_FEATURES, bestSentence: bestSentenceShare(described, terms) })).toBeGreaterThan(
+      lexicalScore({ ...PLAIN_FEATURES, bestSentence: bestSentenceShare(spread, terms) }),
     );
   });
 });
@@ -589,20 +592,9 @@ describe('a manual the question names', () => {
   });
 
   it('puts a page of the named manual above a page of another that is a little closer to the question', () => {
-    const features = {
-      coverage: 1,
-      wordCoverage: 1,
-      heading: 0,
-      title: 0,
-      proximity: 0,
-      phrases: 0,
-      optionLines: 0,
-      settingLine: false,
-      bestSentence: 0,
-    };
     const candidate = (row: string, lexical: number, semantic: number, namedManual: boolean) => ({
       row,
-      features: { ...features, namedManual },
+      features: { ...PLAIN_FEATURES, namedManual },
       lexical,
       coverage: 1,
       semantic,
@@ -631,20 +623,9 @@ describe('pages about the subject', () => {
   });
 
   it('puts a page whose other chunks hold the question above an equal page that mentions it once', () => {
-    const features = {
-      coverage: 1,
-      wordCoverage: 1,
-      heading: 0,
-      title: 0,
-      proximity: 0,
-      phrases: 0,
-      optionLines: 0,
-      settingLine: false,
-      bestSentence: 0,
-    };
     const candidate = (row: string, semantic: number, pageMates: number) => ({
       row,
-      features: { ...features, pageMates },
+      features: { ...PLAIN_FEATURES, pageMates },
       lexical: 1,
       coverage: 1,
       semantic,
@@ -656,20 +637,9 @@ describe('pages about the subject', () => {
 });
 
 describe('the first page of a section', () => {
-  const features = {
-    coverage: 1,
-    wordCoverage: 1,
-    heading: 0,
-    title: 0,
-    proximity: 0,
-    phrases: 0,
-    optionLines: 0,
-    settingLine: false,
-    bestSentence: 0,
-  };
   const candidate = (row: string, semantic: number, page: number, heading = '3.1 Terminal Mode Commands') => ({
     row,
-    features,
+    features: PLAIN_FEATURES,
     lexical: 1,
     coverage: 1,
     semantic,
@@ -832,20 +802,9 @@ describe('reranking', () => {
     const listing = 'Other examples:\n```\n.meas ac freq_at when v(out)=0.1\n.meas tran slew trig v(out) val=0.2\n```';
     expect(fencedShare('General form and its options, explained.')).toBe(0);
     expect(fencedShare(listing)).toBeGreaterThan(0.8);
-    const features = {
-      coverage: 1,
-      wordCoverage: 1,
-      heading: 0,
-      title: 0,
-      proximity: 0,
-      phrases: 0,
-      optionLines: 0,
-      settingLine: false,
-      bestSentence: 0,
-    };
     const candidate = (row: string, lexical: number, semantic: number) => ({
       row,
-      features,
+      features: PLAIN_FEATURES,
       lexical,
       coverage: 1,
       semantic,

@@ -223,6 +223,21 @@ const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
 export const hasWord = (text: string, word: string) => wordsOf(text).some((w) => sameStem(w, word));
 
 /**
+ * How many times a term of the question occurs in a text: an identifier as typed (termScore), a
+ * word in any of its forms (sameStem), a word of several parts ("flip-flop") as a phrase.
+ */
+export function termCount(text: string, term: { typed: string; isCode: boolean }): number {
+  const parts = wordsOf(term.typed).filter(Boolean);
+  if (!term.isCode && parts.length === 1) return wordsOf(text).filter((w) => sameStem(w, parts[0]!)).length;
+  const typed = term.typed.startsWith('-');
+  const pattern = new RegExp(
+    `(?<![\\p{L}\\p{N}${typed ? '-' : ''}])${escapeRegExp(typed ? term.typed : term.typed.toLowerCase())}(?![\\p{L}\\p{N}])`,
+    'gu',
+  );
+  return (typed ? text : text.toLowerCase()).match(pattern)?.length ?? 0;
+}
+
+/**
  * How well a piece of text answers: each distinct word of the question counts 1 (or its
  * `weights` entry), a number 2, an identifier 3.
  */

@@ -1,4 +1,4 @@
-import { splitSentences, type Terms, termScore } from './passage-text.js';
+import { splitSentences, termCount, type Terms, termScore } from './passage-text.js';
 
 /** What the full text says of a candidate, each as a share of the question's rarity-weighted terms where it applies. */
 export interface LexicalFeatures {
@@ -24,6 +24,8 @@ export interface LexicalFeatures {
   namedManual?: boolean;
   /** Share of PAGE_MATES other candidates from the chunk's page (pageMates), 0 to 1. */
   pageMates?: number;
+  /** How often the chunk repeats the question's terms, saturated and for its length (termFrequencies), 0 to 1. */
+  frequency?: number;
 }
 
 // The full-text score's weights. Calibrated on bench/retrieval's tuned questions (bench/README.md).
@@ -153,6 +155,42 @@ export function pageMates(pages: { manual: string; page: number | null }[]): num
 }
 
 /**
+ * Added, times termFrequencies' share, to the score of a chunk: a page about the subject repeats
+ * its words, a page that mentions it in passing names them once. Presence alone (coverage) cannot
+ * tell the two apart. From 0.02 to 0.1 the tuned ranking gains a first place and loses none; from
+ * 0.15 it loses them (bench/README.md, branch rankK).
+ */
+export const FREQUENCY_WEIGHT = 0.05;
+/** BM25's saturation and length normalisation (Robertson's usual values). */
+const SATURATION = 1.2;
+const LENGTH_NORMALISATION = 0.75;
+
+/**
+ * For each text, the question's terms' rarity-weighted share, each counted by how often the text
+ * holds it (termCount) as BM25 counts it: tf / (tf + k1 (1 - b + b length / average length)),
+ * lengths in words, the average over `texts` (the candidates). Computed on the candidates' texts
+ * already read, no further query.
+ */
+export function termFrequencies(
+  texts: string[],
+  terms: { typed: string; isCode: boolean; weight: number }[],
+): number[] {
+  const total = terms.reduce((sum, t) => sum + t.weight, 0);
+  const lengths = texts.map((text) => text.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length);
+  const average = Math.max(lengths.reduce((a, b) => a + b, 0) / Math.max(texts.length, 1), 1);
+  return texts.map((text, i) => {
+    if (total === 0) return 0;
+    const k = SATURATION * (1 - LENGTH_NORMALISATION + (LENGTH_NORMALISATION * lengths[i]!) / average);
+    return (
+      terms.reduce((sum, t) => {
+        const tf = termCount(text, t);
+        return sum + (t.weight * tf) / (tf + k);
+      }, 0) / total
+    );
+  });
+}
+
+/**
  * Added to the chunks of the first page of a section that runs on to the next page, when chunks of
  * both pages are among the best OPENING_CHUNKS: a section is introduced on its first page (its
  * general form, what it is for), and its next page goes on into details that hold the same words
@@ -232,7 +270,8 @@ export function namesShare(text: string, chars: number): number {
  * of the others, so a library still being indexed is neither favoured nor buried, and so does
  * the listing share of one with an embedding (fencedShare). A contents or index page is held
  * back: it holds the question's words and answers nothing. A page of a manual the question names
- * comes forward (NAMED_MANUAL_BONUS), and so, a little, does one whose page holds other candidates (PAGE_MATES_WEIGHT).
+ * comes forward (NAMED_MANUAL_BONUS), and so, a little, does one whose page holds other candidates (PAGE_MATES_WEIGHT)
+ * and one that repeats the question's terms (FREQUENCY_WEIGHT).
  */
 export function fuseScores<Row>(
   candidates: ScoredCandidate<Row>[],
@@ -252,7 +291,8 @@ export function fuseScores<Row>(
         weights.semantic * cosine(c) -
         (c.listing ? weights.listing : 0) +
         (c.features.namedManual ? NAMED_MANUAL_BONUS : 0) +
-        PAGE_MATES_WEIGHT * (c.features.pageMates ?? 0),
+        PAGE_MATES_WEIGHT * (c.features.pageMates ?? 0) +
+        FREQUENCY_WEIGHT * (c.features.frequency ?? 0),
     }))
     .sort((a, b) => b.score - a.score);
 }

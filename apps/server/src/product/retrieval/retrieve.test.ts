@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../db/migrate.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder } from './embedder.js';
-import { questionTerms } from './passage-text.js';
+import { questionTerms, termCount } from './passage-text.js';
 import {
   bestSentenceShare,
   bringOpeningsForward,
@@ -17,6 +17,7 @@ import {
   optionLinePattern,
   PAGE_MATES,
   sectionOpenings,
+  termFrequencies,
 } from './rank.js';
 import { americanSpelling, findCandidates, retrievePassages, termWeight } from './retrieve.js';
 import { searchTerms } from './search-terms.js';
@@ -633,6 +634,48 @@ describe('pages about the subject', () => {
     });
     const ranked = fuseScores([candidate('one mention', 0.51, 0), candidate('page about it', 0.5, 1)]);
     expect(ranked[0]?.row).toBe('page about it');
+  });
+
+  const terms = [
+    { typed: 'switch', isCode: false, weight: 3 },
+    { typed: 'flip-flop', isCode: false, weight: 1 },
+    { typed: '-B', isCode: true, weight: 1 },
+  ];
+
+  it('counts a term in its forms, a word of two parts as a phrase, an option as typed', () => {
+    const text = 'Switches: a switch switched. The flip-flop, not a flip flop. -B sets it; -b and a-B do not.';
+    expect(terms.map((t) => termCount(text, t))).toEqual([3, 1, 1]);
+  });
+
+  it("weighs how often a chunk repeats the question's terms, saturated and for its length", () => {
+    const about = 'The switch model. A switch is open or closed; the switch has a resistance in each state.';
+    const passing = 'A capacitor, a resistor and a switch make the circuit of the example in this section.';
+    const [many, once, none] = termFrequencies([about, passing, 'Nothing of it here at all.'], terms);
+    expect(many).toBeGreaterThan(once!);
+    expect(once).toBeGreaterThan(0);
+    expect(none).toBe(0);
+    // Saturated: three times the word counts less than three times once.
+    expect(many).toBeLessThan(3 * once!);
+  });
+
+  it('puts a chunk that repeats the question above an equal one that names it once', async () => {
+    const candidate = (row: string, semantic: number, frequency: number) => ({
+      row,
+      features: { ...PLAIN_FEATURES, frequency },
+      lexical: 1,
+      coverage: 1,
+      semantic,
+      listing: false,
+    });
+    const ranked = fuseScores([candidate('one mention', 0.51, 0.2), candidate('about it', 0.5, 0.6)]);
+    expect(ranked[0]?.row).toBe('about it');
+    const lib = await oneManual('sw', 'Simulator', [
+      'The switch model. A switch is open or closed; the switch has a resistance in each state.',
+      'A capacitor, a resistor and a switch make the circuit of the example in this section.',
+    ]);
+    const found = await findCandidates({ pool: lib }, { question: 'switch', role: 'viewer' });
+    const frequency = new Map(found.map((c) => [c.row.id, c.features.frequency ?? 0]));
+    expect(frequency.get('sw_0')).toBeGreaterThan(frequency.get('sw_1')!);
   });
 });
 

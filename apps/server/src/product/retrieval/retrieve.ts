@@ -19,6 +19,7 @@ import {
   PHRASE_WEIGHT,
   PROXIMITY_WEIGHT,
   type ScoredCandidate,
+  termFrequencies,
   TITLE_WEIGHT,
 } from './rank.js';
 import { EMBEDDED_CHARS, embeddedText } from './indexer.js';
@@ -599,6 +600,11 @@ export async function findCandidates(
     .filter((t) => t.anyOf && missing.some((m) => m.typed === t.typed))
     .map((t) => ({ ...t, weight: scoredWeight.get(t.query)! }));
   const mates = pageMates(rows.map((row) => ({ manual: row.manual_id, page: row.page_number })));
+  // The question's own terms as scored (a stand-in's alternatives are not counted).
+  const frequencies = termFrequencies(
+    rows.map((row) => row.extracted_text),
+    found.flatMap((t) => (t.anyOf ? [] : [{ ...t, weight: scoredWeight.get(t.query)! }])),
+  );
   return rows.map((row, i) => {
     const held = new Set([...lexemesIn(row.lexemes), ...lexemesIn(row.title_lexemes)]);
     const holds = (query: string) => lexemesOf(query).every((l) => held.has(l));
@@ -618,6 +624,7 @@ export async function findCandidates(
       bestSentence: bestSentenceShare(row.extracted_text, sentenceTerms),
       namedManual: namedManuals.has(row.manual_id),
       pageMates: mates[i],
+      frequency: frequencies[i],
     };
     return {
       row,

@@ -217,18 +217,19 @@ function sameStem(a: string, b: string): boolean {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The words of a text, lower-cased, for matching against the question's. */
-const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+export const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
 
 /** Whether the text carries the question's word (any form sharing its stem). */
 export const hasWord = (text: string, word: string) => wordsOf(text).some((w) => sameStem(w, word));
 
 /**
  * How many times a term of the question occurs in a text: an identifier as typed (termScore), a
- * word in any of its forms (sameStem), a word of several parts ("flip-flop") as a phrase.
+ * word in any of its forms (sameStem), a word of several parts ("flip-flop") as a phrase. `words`:
+ * the text's words (wordsOf), when already split.
  */
-export function termCount(text: string, term: { typed: string; isCode: boolean }): number {
+export function termCount(text: string, term: { typed: string; isCode: boolean }, words = wordsOf(text)): number {
   const parts = wordsOf(term.typed).filter(Boolean);
-  if (!term.isCode && parts.length === 1) return wordsOf(text).filter((w) => sameStem(w, parts[0]!)).length;
+  if (!term.isCode && parts.length === 1) return words.filter((w) => sameStem(w, parts[0]!)).length;
   const typed = term.typed.startsWith('-');
   const pattern = new RegExp(
     `(?<![\\p{L}\\p{N}${typed ? '-' : ''}])${escapeRegExp(typed ? term.typed : term.typed.toLowerCase())}(?![\\p{L}\\p{N}])`,

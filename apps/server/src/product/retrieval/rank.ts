@@ -1,4 +1,4 @@
-import { splitSentences, termCount, type Terms, termScore } from './passage-text.js';
+import { splitSentences, termCount, type Terms, termScore, wordsOf } from './passage-text.js';
 
 /** What the full text says of a candidate, each as a share of the question's rarity-weighted terms where it applies. */
 export interface LexicalFeatures {
@@ -176,14 +176,15 @@ export function termFrequencies(
   terms: { typed: string; isCode: boolean; weight: number }[],
 ): number[] {
   const total = terms.reduce((sum, t) => sum + t.weight, 0);
-  const lengths = texts.map((text) => text.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length);
+  const words = texts.map(wordsOf);
+  const lengths = words.map((w) => w.filter(Boolean).length);
   const average = Math.max(lengths.reduce((a, b) => a + b, 0) / Math.max(texts.length, 1), 1);
   return texts.map((text, i) => {
     if (total === 0) return 0;
     const k = SATURATION * (1 - LENGTH_NORMALISATION + (LENGTH_NORMALISATION * lengths[i]!) / average);
     return (
       terms.reduce((sum, t) => {
-        const tf = termCount(text, t);
+        const tf = termCount(text, t, words[i]);
         return sum + (t.weight * tf) / (tf + k);
       }, 0) / total
     );

@@ -2,7 +2,15 @@ import type { ChatSource } from '@fieldassist/client/chat-sources';
 import { NUMBERED_HEADING } from '../../data/chunk-sections.js';
 import { isListing } from '../retrieval/rank.js';
 import type { Passage } from '../retrieval/retrieve.js';
-import { type Block, hasWord, parseBlocks, questionTerms, type Terms, termScore } from '../retrieval/passage-text.js';
+import {
+  type Block,
+  hasWord,
+  parseBlocks,
+  questionTerms,
+  type Terms,
+  termScore,
+  unclosedBrackets,
+} from '../retrieval/passage-text.js';
 
 export interface ComposedAnswer {
   /** Markdown. */
@@ -287,9 +295,6 @@ const isRow = (block: Block | undefined): boolean =>
 // Three short lines in a row at least: a heading and the short sentence under it are no table.
 const inTable = (blocks: Block[], index: number) =>
   [-2, -1, 0].some((from) => [0, 1, 2].every((i) => isRow(blocks[index + from + i])));
-
-/** How many more brackets the text opens than it closes. */
-const unclosedBrackets = (text: string) => (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
 
 /**
  * The rows of a table or list the answer falls in ("3 Timer 1 0x001b" among the interrupt

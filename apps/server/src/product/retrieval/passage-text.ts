@@ -15,6 +15,9 @@ const endsSentence = /[.!?:]["'’”)]*$/;
 const abbreviation =
   /(?:\b(?:e\.g|i\.e|etc|approx|no|nos|p|pp|fig|figs|vs|cf|min|max|ref|sec|ch|chapt|vol|art|pt|ca)|\b\p{Lu}|\.\s?\.\s?)\.$/iu;
 
+/** How many more brackets the text opens than it closes. */
+export const unclosedBrackets = (text: string) => (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
+
 /** Splits prose into sentences at a full stop, question or exclamation mark followed by a space. */
 export function splitSentences(text: string): string[] {
   const pieces = text.split(/(?<=[.!?]["'’”)]*)\s+(?=["'‘“(]?[\p{Lu}\p{N}])/u);
@@ -138,8 +141,7 @@ export function parseBlocks(text: string): Block[] {
       paragraph.push(trimmed);
       // A line well short of the longest one ended its paragraph (or is a heading), unless a bracket
       // the paragraph opened closes on the next line ("(.control ..." above ".endc), you should not ...").
-      const text = paragraph.join(' ');
-      const bracketOpen = (text.match(/\(/g) ?? []).length > (text.match(/\)/g) ?? []).length;
+      const bracketOpen = unclosedBrackets(paragraph.join(' ')) > 0;
       if ((trimmed.length < longest * 0.7 || longest < 60 || trimmed.endsWith(':')) && !bracketOpen) endParagraph();
     }
   }

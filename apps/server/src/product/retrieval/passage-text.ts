@@ -225,6 +225,17 @@ export const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]
 export const hasWord = (text: string, word: string) => wordsOf(text).some((w) => sameStem(w, word));
 
 /**
+ * An identifier of the question standing whole in a text: not inside a longer word or number, and
+ * an option ("-e") not inside a longer option ("-eeprom"). Options are matched as typed, the rest
+ * in lower case.
+ */
+const codePattern = (code: string, flags = '') =>
+  new RegExp(
+    `(?<![\\p{L}\\p{N}${code.startsWith('-') ? '-' : ''}])${escapeRegExp(code)}(?![\\p{L}\\p{N}])`,
+    `u${flags}`,
+  );
+
+/**
  * How many times a term of the question occurs in a text: an identifier as typed (termScore), a
  * word in any of its forms (sameStem), a word of several parts ("flip-flop") as a phrase. `words`:
  * the text's words (wordsOf), when already split.
@@ -232,12 +243,8 @@ export const hasWord = (text: string, word: string) => wordsOf(text).some((w) =>
 export function termCount(text: string, term: { typed: string; isCode: boolean }, words = wordsOf(text)): number {
   const parts = wordsOf(term.typed).filter(Boolean);
   if (!term.isCode && parts.length === 1) return words.filter((w) => sameStem(w, parts[0]!)).length;
-  const typed = term.typed.startsWith('-');
-  const pattern = new RegExp(
-    `(?<![\\p{L}\\p{N}${typed ? '-' : ''}])${escapeRegExp(typed ? term.typed : term.typed.toLowerCase())}(?![\\p{L}\\p{N}])`,
-    'gu',
-  );
-  return (typed ? text : text.toLowerCase()).match(pattern)?.length ?? 0;
+  const code = term.typed.startsWith('-') ? term.typed : term.typed.toLowerCase();
+  return (code.startsWith('-') ? text : text.toLowerCase()).match(codePattern(code, 'g'))?.length ?? 0;
 }
 
 /**
@@ -251,10 +258,7 @@ export function termScore(text: string, terms: Terms, weights?: Map<string, numb
   // The words of a slash pair found as typed ("prologue/epilogue") are counted in it, not again.
   const counted = new Set<string>();
   for (const code of terms.codes) {
-    const typed = code.startsWith('-');
-    const found = new RegExp(`(?<![\\p{L}\\p{N}${typed ? '-' : ''}])${escapeRegExp(code)}(?![\\p{L}\\p{N}])`, 'u').test(
-      typed ? text : lower,
-    );
+    const found = codePattern(code).test(code.startsWith('-') ? text : lower);
     // A bare number ("the 4 second one") says less than a part number or an error code.
     if (!found) continue;
     score += /^\d+$/.test(code) ? 2 : 3;

@@ -126,6 +126,15 @@ export const RELEVANT_COVERAGE = 0.45;
 export const RELEVANT_SEMANTIC = 0.3;
 export const RELEVANT_COVERAGE_WITH_SEMANTIC = 0.25;
 export const RELEVANT_WORDS_WITH_SEMANTIC = 0.3;
+/**
+ * A best candidate very close in meaning that holds over a third of the question's terms answers it
+ * though most of what it holds is an identifier ("a z80 simulator ... to test without the board" on
+ * the page listing sdcc's "sz80 - The ucSim Z80 simulator"): it still needs a word of the question.
+ * On the tuned questions any cosine from 0.5 to 0.7 and coverage from 0.3 to 0.43 answers the same.
+ */
+export const CLOSE_SEMANTIC = 0.55;
+export const CLOSE_COVERAGE = 0.36;
+export const CLOSE_WORDS = 0.1;
 
 // Subtracted from a contents or index page's score, calibrated the same way.
 export const LISTING_PENALTY = 0.3;
@@ -322,8 +331,10 @@ export function decideRelevance(
 ): boolean {
   if (!top) return false;
   if (top.coverage >= RELEVANT_COVERAGE) return true;
+  if (top.semantic === undefined) return false;
+  if (top.semantic >= CLOSE_SEMANTIC && top.coverage >= CLOSE_COVERAGE && top.features.wordCoverage >= CLOSE_WORDS)
+    return true;
   return (
-    top.semantic !== undefined &&
     top.semantic >= RELEVANT_SEMANTIC &&
     top.coverage >= RELEVANT_COVERAGE_WITH_SEMANTIC &&
     top.features.wordCoverage >= RELEVANT_WORDS_WITH_SEMANTIC

@@ -7,6 +7,7 @@ import { questionTerms, termCount } from './passage-text.js';
 import {
   bestSentenceShare,
   bringOpeningsForward,
+  decideRelevance,
   fencedShare,
   fuseScores,
   isListing,
@@ -216,6 +217,10 @@ describe('retrievePassages', () => {
     expect(searchTerms("ngspice won't read my .spiceinit.")).toMatchObject({
       words: ['ngspice', 'not', 'read', 'my'],
       codes: ['spiceinit'],
+    });
+    // Typed without its apostrophe, as on a phone; "cant" is a word of its own.
+    expect(searchTerms('the chip doesnt change, avrdude wont verify, cant of the board')).toMatchObject({
+      words: ['the', 'chip', 'not', 'change', 'avrdude', 'verify', 'cant', 'of', 'board'],
     });
     expect(searchTerms('does --stack-auto change avrdude.conf or test.c')).toMatchObject({
       words: ['does', 'change', 'or'],
@@ -715,6 +720,17 @@ describe('the first page of a section', () => {
       fuseScores([candidate('this section', 0.55, 37), candidate('another section', 0.5, 36, 'Other')]),
     );
     expect(apart[0]?.row).toBe('this section');
+  });
+});
+
+describe('whether the library answers', () => {
+  it('answers from a page very close in meaning that holds a third of the terms, mostly an identifier, and a word', () => {
+    // sdcc's component list for "a z80 simulator ... to test without the board": coverage 0.43, words 0.2, cosine 0.7.
+    const top = (semantic: number, wordCoverage: number) => ({ coverage: 0.43, semantic, features: { wordCoverage } });
+    expect(decideRelevance(top(0.7, 0.2))).toBe(true);
+    // Less close in meaning, or holding only the identifier (another machine sharing a model number): not.
+    expect(decideRelevance(top(0.45, 0.2))).toBe(false);
+    expect(decideRelevance(top(0.7, 0))).toBe(false);
   });
 });
 

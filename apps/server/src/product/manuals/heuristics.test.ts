@@ -33,7 +33,7 @@ describe('manual metadata heuristics', () => {
     // A title page whose name is one word, its subtitle under it (avrdude's manual).
     expect(
       detectTitle('AVRDUDE\nA program for download/uploading AVR microcontroller flash and eeprom.\nFor AVRDUDE'),
-    ).toBe('AVRDUDE: A program for download/uploading AVR microcontroller flash and eeprom');
+    ).toBe('AVRDUDE');
     expect(detectTitle('SDCC\nSDCC Compiler User Guide\nSDCC 4.2.0')).toBe('SDCC Compiler User Guide');
   });
 

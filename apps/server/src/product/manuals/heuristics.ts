@@ -100,8 +100,9 @@ const nameWord = /^[\p{L}][\p{L}\d+-]{2,29}$/u;
 
 /**
  * A "Title:" line, else the first substantial line (plus the next one when it says "... Manual"),
- * led by the one-word name on the document's first line when that line is only a description
- * ("AVRDUDE: A program ...").
+ * or the one-word name on the document's first line when that line is only a description of it
+ * ("AVRDUDE" over "A program for ..."): the name is what the manual is called, and every citation
+ * of it stays short on a phone.
  */
 export function detectTitle(text: string): string {
   const labelled = /^\s*title\s*[:-]\s*(.{3,150})$/im.exec(text)?.[1];
@@ -118,11 +119,11 @@ export function detectTitle(text: string): string {
   const joinNext =
     next && !manualWords.test(first) && manualWords.test(next) && isSubstantial(next) && /^[^:]*$/.test(next);
   const title = joinNext ? `${first} ${next.replace(/[.:;,]+$/, '')}` : first;
-  // Only a subtitle that reads as a description ("A program for ...") needs the name; a brand over
+  // Only a subtitle that reads as a description ("A program for ...") gives way to the name; a brand over
   // a title line ("Carrier" over "WeatherMaker 48/50 ...") is left out.
   const describes = /^(?:an?|the)\s/i.test(first) || lines[index]!.endsWith('.');
   const name = index === 1 && describes && nameWord.test(lines[0]!) && !noiseLine.test(lines[0]!) ? lines[0]! : '';
-  return name && !title.toLowerCase().includes(name.toLowerCase()) ? `${name}: ${title}` : title;
+  return name && !title.toLowerCase().includes(name.toLowerCase()) ? name : title;
 }
 
 /** Metadata from the document text alone; the file-name fallback is applied by readManualMetadata. */

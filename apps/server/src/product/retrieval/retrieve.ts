@@ -504,20 +504,21 @@ export async function findCandidates(
     () => undefined,
   );
   const question = searchTerms(opts.question);
-  const [statistics, compoundsFound, acronyms, splits, relatedFound] = await Promise.all([
+  const [statistics, compoundsFound, acronyms, splits] = await Promise.all([
     termStatistics(deps.pool, question),
     findCompounds(deps.pool, question.pairs),
     findAcronyms(deps.pool, question.acronyms, opts.role),
     findSplits(deps.pool, question.words),
-    findRelated(deps.pool, question.words),
   ]);
   const { terms, chunks } = statistics;
   const compounds = holdCompounds(terms, compoundsFound);
   spellOutAcronyms(terms, acronyms);
   const lacking = terms.filter((t) => t.rows === 0 && !t.isCode);
-  // Read beside the candidate query: it only weighs the candidates (caught here, thrown where awaited).
+  // Read beside the candidate query: they only weigh the candidates (caught here, thrown where awaited).
   const namedManualsFound = findNamedManuals(deps.pool, terms, opts.role);
   namedManualsFound.catch(() => undefined);
+  const relatedFound = findRelated(deps.pool, question.words);
+  relatedFound.catch(() => undefined);
   holdSpellings(terms, await findSpellings(deps.pool, lacking));
   holdSplits(terms, splits);
   // A pair written as one word is the phrase too.
@@ -646,6 +647,7 @@ export async function findCandidates(
   );
   const vector = await questionVector;
   const namedManuals = await namedManualsFound;
+  const relatedHeld = await relatedFound;
   // The weights as scored, the same in every row.
   const scoredWeight = new Map(found.map((t, i) => [t.query, Number(rows[0]?.weights[i] ?? t.weight)]));
   const scoredTotal = Number(rows[0]?.total_weight ?? totalWeight);
@@ -659,7 +661,7 @@ export async function findCandidates(
     .filter((t) => t.anyOf && missing.some((m) => m.typed === t.typed))
     .map((t) => ({ ...t, weight: scoredWeight.get(t.query)! }));
   // Only a word as typed has related words: one widened to a compound, a split or an acronym's words has not.
-  const related = words.flatMap((t) => (t.rows > 0 && !t.anyOf ? (relatedTerm(t, relatedFound, terms) ?? []) : []));
+  const related = words.flatMap((t) => (t.rows > 0 && !t.anyOf ? (relatedTerm(t, relatedHeld, terms) ?? []) : []));
   const mates = pageMates(rows.map((row) => ({ manual: row.manual_id, page: row.page_number })));
   // The question's own terms as scored (a stand-in's alternatives are not counted).
   const frequencies = termFrequencies(

@@ -113,7 +113,10 @@ export async function convertWordNet(): Promise<string> {
 
 let loading: Promise<WordNet> | undefined;
 
-/** The compact file, made when missing, read once per process. */
+/**
+ * The compact file, made when missing, read once per process. A failure is kept, not retried: making
+ * the file parses 23 MB on the request thread (about 1 s), so it is not tried again at each question.
+ */
 export function loadWordNet(): Promise<WordNet> {
   loading ??= (async () => {
     if (!wordNetReady()) await convertWordNet();
@@ -124,7 +127,6 @@ export function loadWordNet(): Promise<WordNet> {
     if (magic !== MAGIC) throw new Error(`${wordNetPath()} is not a WordNet file`);
     return new Map(Object.entries(related));
   })();
-  loading.catch(() => (loading = undefined));
   return loading;
 }
 

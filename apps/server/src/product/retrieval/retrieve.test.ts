@@ -540,23 +540,6 @@ describe('words the library lacks', () => {
   });
 });
 
-describe('related words', () => {
-  it('gives a share of a word\'s weight to a chunk that writes it as a word WordNet relates to it ("change", "alter"), never both', async () => {
-    const lib = await oneManual('sim', 'Simulator', [
-      'Change log. Version two was released.',
-      'Show. Prints a resistor value.',
-      'Alter. Sets a new resistor value.',
-      'Change and alter. Change or alter a resistor value.',
-    ]);
-    const candidates = await findCandidates({ pool: lib }, { question: 'change a resistor value', role: 'viewer' });
-    const coverage = (page: number) => candidates.find((c) => c.row.page_number === page)?.coverage ?? 0;
-    expect(coverage(3)).toBeGreaterThan(coverage(2));
-    expect(coverage(3)).toBeLessThan(coverage(4));
-    // A chunk with the word itself earns its weight once, whatever related words it also holds.
-    expect(coverage(4)).toBeCloseTo(1);
-  });
-});
-
 describe('titles', () => {
   it("counts a question word that only the manual's title holds", async () => {
     const { pool: lib } = await createTestDatabase();

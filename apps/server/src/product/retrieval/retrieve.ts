@@ -24,7 +24,6 @@ import {
 } from './rank.js';
 import { EMBEDDED_CHARS, embeddedText } from './indexer.js';
 import { searchTerms, spellOutTemperatures } from './search-terms.js';
-import { loadWordNet, relatedWords } from './word-net.js';
 
 export interface Passage {
   chunkId: string;
@@ -363,85 +362,28 @@ async function findStandIns(deps: RetrievalDeps, missing: Term[], known: Term[])
     )
     .catch(() => undefined);
   if (!neighbours) return [];
-  const held = await heldWords(
-    deps.pool,
-    neighbours.flat().map((n) => n.word),
-  );
-  return missing.map((t, i) =>
-    anyHeld(
-      t.typed,
-      neighbours[i]!.map((n) => n.word),
-      held,
-      known,
-    ),
-  );
-}
-
-/** Which of `words` the library holds, each as one lexeme (search_terms): its query and chunks, by word. */
-async function heldWords(pool: pg.Pool, words: string[]): Promise<Map<string, { query: string; rows: number }>> {
-  if (words.length === 0) return new Map();
-  const { rows } = await pool.query<{ word: string; query: string; rows: string }>(
-    `SELECT word, q::text AS query, s.chunks AS rows
-     FROM unnest($1::text[]) word
+  const { rows } = await deps.pool.query<{ at: number; query: string; rows: string }>(
+    `SELECT DISTINCT ON (at, q::text) at, q::text AS query, s.chunks AS rows
+     FROM unnest($1::int[], $2::text[]) n(at, word)
      CROSS JOIN LATERAL (SELECT plainto_tsquery('english', word) AS q, tsvector_to_array(to_tsvector('english', word)) AS lexemes) l
-     JOIN search_terms s ON cardinality(l.lexemes) = 1 AND s.lexeme = l.lexemes[1] AND s.chunks > 0`,
-    [[...new Set(words)]],
+     JOIN search_terms s ON cardinality(l.lexemes) = 1 AND s.lexeme = l.lexemes[1] AND s.chunks > 0
+     WHERE NOT q::text = ANY($3::text[])`,
+    [
+      neighbours.flatMap((words, at) => words.map(() => at)),
+      neighbours.flat().map((n) => n.word),
+      known.map((t) => t.query),
+    ],
   );
-  return new Map(rows.map((r) => [r.word, { query: r.query, rows: Number(r.rows) }]));
-}
-
-/**
- * A term held where any of `words` is that the library holds, except the question's own terms: their
- * disjunction, with the chunks it can be in; none when the library holds none of them.
- */
-function anyHeld(
-  typed: string,
-  words: string[],
-  held: Map<string, { query: string; rows: number }>,
-  known: Term[],
-): Term | undefined {
-  const queries = new Map<string, number>();
-  for (const word of words) {
-    const h = held.get(word);
-    if (h && !known.some((t) => t.query === h.query)) queries.set(h.query, h.rows);
-  }
-  if (queries.size === 0) return undefined;
-  return {
-    ...anyOfQueries([...queries.keys()]),
-    rows: [...queries.values()].reduce((a, b) => a + b, 0),
-    isCode: false,
-    typed,
-  };
-}
-
-/** A share of a word's weight, earned by a chunk that holds a word WordNet relates to it but not the word. */
-export const RELATED_WORD_WEIGHT = 0.25;
-
-/**
- * The words WordNet relates to each of the question's words (the first sense's synonyms, derived
- * forms: "simulator" and "simulation", "change" and "alter"), and which of them the library holds.
- * Undefined when WordNet cannot be read.
- */
-async function findRelated(pool: pg.Pool, words: string[]) {
-  const net = await loadWordNet().catch(() => undefined);
-  if (!net) return undefined;
-  const related = new Map(words.map((w) => [w, relatedWords(net, w)]));
-  return { related, held: await heldWords(pool, [...related.values()].flat()) };
-}
-
-/**
- * A word of the question the library holds may also be written another way: a chunk that holds a
- * word related to it and not the word itself earns a share of its weight (never both). Scored on
- * the candidates read, in the process: matching it in the candidate query cost a tenth of a
- * question's time (bench/README.md, branch wordnet).
- */
-function relatedTerm(
-  t: Term & { weight: number },
-  found: Awaited<ReturnType<typeof findRelated>>,
-  known: Term[],
-): { word: string; anyOf: string[]; weight: number } | undefined {
-  const other = found && anyHeld(t.typed, found.related.get(t.typed) ?? [], found.held, known);
-  return other && { word: t.query, anyOf: other.anyOf!, weight: RELATED_WORD_WEIGHT * t.weight };
+  return missing.map((t, at) => {
+    const found = rows.filter((r) => r.at === at);
+    if (found.length === 0) return undefined;
+    return {
+      ...anyOfQueries(found.map((r) => r.query)),
+      rows: found.reduce((sum, r) => sum + Number(r.rows), 0),
+      isCode: false,
+      typed: t.typed,
+    };
+  });
 }
 
 /** The lexemes of a tsquery's text, in order ('pn' <-> '4471' <-> 'b' gives pn, 4471, b). */
@@ -514,11 +456,9 @@ export async function findCandidates(
   const compounds = holdCompounds(terms, compoundsFound);
   spellOutAcronyms(terms, acronyms);
   const lacking = terms.filter((t) => t.rows === 0 && !t.isCode);
-  // Read beside the candidate query: they only weigh the candidates (caught here, thrown where awaited).
+  // Read beside the candidate query: it only weighs the candidates (caught here, thrown where awaited).
   const namedManualsFound = findNamedManuals(deps.pool, terms, opts.role);
   namedManualsFound.catch(() => undefined);
-  const relatedFound = findRelated(deps.pool, question.words);
-  relatedFound.catch(() => undefined);
   holdSpellings(terms, await findSpellings(deps.pool, lacking));
   holdSplits(terms, splits);
   // A pair written as one word is the phrase too.
@@ -647,7 +587,6 @@ export async function findCandidates(
   );
   const vector = await questionVector;
   const namedManuals = await namedManualsFound;
-  const relatedHeld = await relatedFound;
   // The weights as scored, the same in every row.
   const scoredWeight = new Map(found.map((t, i) => [t.query, Number(rows[0]?.weights[i] ?? t.weight)]));
   const scoredTotal = Number(rows[0]?.total_weight ?? totalWeight);
@@ -660,8 +599,6 @@ export async function findCandidates(
   const standInTerms = found
     .filter((t) => t.anyOf && missing.some((m) => m.typed === t.typed))
     .map((t) => ({ ...t, weight: scoredWeight.get(t.query)! }));
-  // Only a word as typed has related words: one widened to a compound, a split or an acronym's words has not.
-  const related = words.flatMap((t) => (t.rows > 0 && !t.anyOf ? (relatedTerm(t, relatedHeld, terms) ?? []) : []));
   const mates = pageMates(rows.map((row) => ({ manual: row.manual_id, page: row.page_number })));
   // The question's own terms as scored (a stand-in's alternatives are not counted).
   const frequencies = termFrequencies(
@@ -675,10 +612,7 @@ export async function findCandidates(
     const wordsHeld = [...words, ...standInTerms].reduce((sum, t) => sum + (has(t) ? t.weight : 0), 0);
     const features: LexicalFeatures = {
       wordCoverage: wordWeight ? wordsHeld / wordWeight : 0,
-      coverage:
-        (Number(row.matched) +
-          related.reduce((sum, r) => sum + (!holds(r.word) && r.anyOf.some(holds) ? r.weight : 0), 0)) /
-        scoredTotal,
+      coverage: Number(row.matched) / scoredTotal,
       heading: Number(row.in_heading) / scoredTotal,
       title: Number(row.in_title) / scoredTotal,
       proximity: Number(row.proximity),

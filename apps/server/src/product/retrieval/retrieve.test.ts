@@ -21,7 +21,7 @@ import {
   termFrequencies,
 } from './rank.js';
 import { americanSpelling, findCandidates, retrievePassages, termWeight } from './retrieve.js';
-import { searchTerms } from './search-terms.js';
+import { otherForms, searchTerms } from './search-terms.js';
 
 /** A database of its own holding `manuals`, each page ([manual id, text]) a chunk on page i + 1. */
 async function libraryOf(
@@ -210,6 +210,7 @@ describe('retrievePassages', () => {
       pairs: ['what does', 'does gpio_set_level', 'gpio_set_level or', 'or settimeout', 'settimeout return'],
       options: [],
       acronyms: [],
+      abbreviated: [],
     });
   });
 
@@ -458,6 +459,38 @@ describe('British spellings', () => {
       'Page register. The startup code can initialize variables in xdata only where the page register is right.',
     ]);
     expect(await firstPage(lib, 'xdata variables not initialised at startup')).toBe(2);
+  });
+});
+
+describe('short forms', () => {
+  it('knows the full words of the short forms technicians type, in the plural too, and the other way', () => {
+    expect(['caps', 'config', 'sim', 'constructor', 'decades', 'pump'].map(otherForms)).toEqual([
+      ['capacitor', 'capacitance'],
+      ['configuration', 'configure'],
+      ['simulation', 'simulator'],
+      [],
+      ['dec'],
+      [],
+    ]);
+    // Not a name typed with its dot: ".lib" is a command, not "library".
+    expect(searchTerms('two caps and a .lib in my sim per decade.').abbreviated).toEqual(['caps', 'sim', 'decade']);
+  });
+
+  it('searches a short form as its full words too, and as itself, and a full word as its short forms', async () => {
+    const lib = await oneManual('sim', 'Simulator', [
+      'Status. The sim_status variable tells whether the run has ended.',
+      'Stopping. A simulation stops when the time step is too small.',
+      'Relays. A relay stops when its coil is off.',
+      'Sweeps. The line .ac dec 10 1 1meg sweeps 10 points per dec.',
+    ]);
+    const coverage = async (question: string, page: number) =>
+      (await findCandidates({ pool: lib }, { question, role: 'viewer' })).find((c) => c.row.page_number === page)
+        ?.coverage;
+    // "sim" is held by the page that writes "simulation", and still by the one that writes "sim".
+    expect(await firstPage(lib, 'my sim stops')).toBe(2);
+    expect(await coverage('my sim stops', 2)).toBeCloseTo(1);
+    expect(await coverage('sim status', 1)).toBeCloseTo(1);
+    expect(await coverage('points per decade', 4)).toBeCloseTo(1);
   });
 });
 

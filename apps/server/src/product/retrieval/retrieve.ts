@@ -23,7 +23,7 @@ import {
   TITLE_WEIGHT,
 } from './rank.js';
 import { EMBEDDED_CHARS, embeddedText } from './indexer.js';
-import { searchTerms, spellOutTemperatures } from './search-terms.js';
+import { otherForms, searchTerms, spellOutTemperatures } from './search-terms.js';
 
 export interface Passage {
   chunkId: string;
@@ -241,24 +241,54 @@ export function americanSpelling(word: string): string | undefined {
   return undefined;
 }
 
-/** The American spellings the library holds of the question's words it lacks, each with its chunks. */
-async function findSpellings(
+/** Each of `forms` (another form of the question's word `typed`) that the library holds as one word, with its chunks. */
+async function findHeldForms(
   pool: pg.Pool,
-  missing: Term[],
+  forms: { typed: string; form: string }[],
 ): Promise<{ typed: string; query: string; rows: string }[]> {
-  const spelled = missing.flatMap((t) => {
-    const american = americanSpelling(t.typed);
-    return american ? [{ typed: t.typed, american }] : [];
-  });
-  if (spelled.length === 0) return [];
+  if (forms.length === 0) return [];
   const { rows } = await pool.query<{ typed: string; query: string; rows: string }>(
     `SELECT typed, q::text AS query, s.chunks AS rows
-     FROM unnest($1::text[], $2::text[]) w(typed, american)
-     CROSS JOIN LATERAL (SELECT plainto_tsquery('english', american) AS q, tsvector_to_array(to_tsvector('english', american)) AS lexemes) l
+     FROM unnest($1::text[], $2::text[]) w(typed, form)
+     CROSS JOIN LATERAL (SELECT plainto_tsquery('english', form) AS q, tsvector_to_array(to_tsvector('english', form)) AS lexemes) l
      JOIN search_terms s ON cardinality(l.lexemes) = 1 AND s.lexeme = l.lexemes[1] AND s.chunks > 0`,
-    [spelled.map((s) => s.typed), spelled.map((s) => s.american)],
+    [forms.map((f) => f.typed), forms.map((f) => f.form)],
   );
   return rows;
+}
+
+/** The American spellings the library holds of the question's words it lacks, each with its chunks. */
+const findSpellings = (pool: pg.Pool, missing: Term[]) =>
+  findHeldForms(
+    pool,
+    missing.flatMap((t) => {
+      const american = americanSpelling(t.typed);
+      return american ? [{ typed: t.typed, form: american }] : [];
+    }),
+  );
+
+/**
+ * The other forms the library holds of the question's short forms and full words ("sim": simulation,
+ * simulator; "decade": dec), each with its chunks.
+ */
+const findOtherForms = (pool: pg.Pool, words: string[]) =>
+  findHeldForms(
+    pool,
+    words.flatMap((typed) => otherForms(typed).map((form) => ({ typed, form }))),
+  );
+
+/**
+ * A short form is held where its full words are, as the same term ("config" where the manual
+ * writes "configuration"), and a full word where its short forms are ("decade" in ".ac dec 10");
+ * the word as typed stays searched where the library holds it.
+ */
+function holdOtherForms(terms: Term[], otherFormsFound: { typed: string; query: string; rows: string }[]): void {
+  for (const t of terms)
+    if (!t.isCode)
+      alsoHeldAs(
+        t,
+        otherFormsFound.filter((f) => f.typed === t.typed && f.query !== t.query),
+      );
 }
 
 /**
@@ -446,11 +476,12 @@ export async function findCandidates(
     () => undefined,
   );
   const question = searchTerms(opts.question);
-  const [statistics, compoundsFound, acronyms, splits] = await Promise.all([
+  const [statistics, compoundsFound, acronyms, splits, otherFormsFound] = await Promise.all([
     termStatistics(deps.pool, question),
     findCompounds(deps.pool, question.pairs),
     findAcronyms(deps.pool, question.acronyms, opts.role),
     findSplits(deps.pool, question.words),
+    findOtherForms(deps.pool, question.abbreviated),
   ]);
   const { terms, chunks } = statistics;
   const compounds = holdCompounds(terms, compoundsFound);
@@ -461,6 +492,7 @@ export async function findCandidates(
   namedManualsFound.catch(() => undefined);
   holdSpellings(terms, await findSpellings(deps.pool, lacking));
   holdSplits(terms, splits);
+  holdOtherForms(terms, otherFormsFound);
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
   const optionLines = question.options.map(optionLinePattern);

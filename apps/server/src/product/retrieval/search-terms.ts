@@ -34,6 +34,7 @@ export function searchTerms(question: string): {
   pairs: string[];
   options: string[];
   acronyms: string[];
+  abbreviated: string[];
 } {
   const raw = spellOutTemperatures(question)
     // A negation ("won't", "doesn't") is no search term: its stem ("won", "doesn") would select
@@ -71,6 +72,11 @@ export function searchTerms(question: string): {
   );
   // A word typed in capitals ("ISR", "SOA") may be an acronym the manual spells out.
   const acronyms = [...new Set(raw.filter((t) => /^\p{Lu}{2,5}s?$/u.test(t)).map((t) => t.replace(/s$/, '')))];
+  // A short form typed as a word ("sim", "caps"), or a full word a manual may shorten ("decade");
+  // not a name typed with its dot (".lib", a command).
+  const abbreviated = [
+    ...new Set(raw.map((t) => t.replace(/[._/-]+$/, '').toLowerCase()).filter((t) => /^\p{L}+$/u.test(t))),
+  ].filter((t) => otherForms(t).length > 0);
   return {
     words: unique.filter((t) => !isCode(t)),
     codes: [
@@ -79,5 +85,87 @@ export function searchTerms(question: string): {
     pairs,
     options,
     acronyms,
+    abbreviated,
   };
 }
+
+/**
+ * Short forms technicians type, each with the word(s) a manual writes in full ("sim" for
+ * "simulation", "caps" for "capacitors"): word vectors know few of them ("config" has none, "caps"
+ * is nearest to jackets), and a prefix rule over the library's words matched longer unrelated words.
+ * Not a unit ("volt": a manual writes "voltage" and the unit apart), nor a word a manual
+ * writes as the name it is ("hex", as in Intel Hex).
+ */
+const ABBREVIATIONS = new Map<string, string[]>(
+  Object.entries({
+    addr: ['address'],
+    approx: ['approximately'],
+    arg: ['argument'],
+    avg: ['average'],
+    buf: ['buffer'],
+    calc: ['calculate', 'calculation'],
+    cap: ['capacitor', 'capacitance'],
+    cfg: ['configuration', 'configure'],
+    clk: ['clock'],
+    cmd: ['command'],
+    coeff: ['coefficient'],
+    config: ['configuration', 'configure'],
+    conn: ['connection', 'connector'],
+    ctrl: ['control'],
+    dec: ['decade'],
+    dir: ['directory'],
+    doc: ['documentation'],
+    env: ['environment'],
+    err: ['error'],
+    exec: ['execute', 'executable'],
+    ext: ['external'],
+    freq: ['frequency'],
+    func: ['function'],
+    fw: ['firmware'],
+    gnd: ['ground'],
+    info: ['information'],
+    init: ['initialize', 'initialization'],
+    len: ['length'],
+    lib: ['library'],
+    max: ['maximum'],
+    mem: ['memory'],
+    min: ['minimum'],
+    msg: ['message'],
+    num: ['number'],
+    osc: ['oscillator'],
+    param: ['parameter'],
+    pkg: ['package'],
+    prog: ['program'],
+    pwr: ['power'],
+    ref: ['reference'],
+    reg: ['register'],
+    res: ['resistor', 'resistance'],
+    sim: ['simulation', 'simulator'],
+    spec: ['specification'],
+    src: ['source'],
+    struct: ['structure'],
+    sw: ['switch', 'software'],
+    temp: ['temperature'],
+    thresh: ['threshold'],
+    tran: ['transient'],
+    val: ['value'],
+    var: ['variable'],
+    xtal: ['crystal'],
+  }),
+);
+
+/** Each full word's short forms ("decade": dec), as a manual may write them (".ac dec 10"). */
+const SHORT_FORMS = new Map<string, string[]>();
+for (const [short, full] of ABBREVIATIONS)
+  for (const f of full) SHORT_FORMS.set(f, [...(SHORT_FORMS.get(f) ?? []), short]);
+
+/**
+ * The full words of a short form ("caps": capacitor, capacitance), or the short forms of a full
+ * word ("decade": dec); none for a word of neither kind.
+ */
+export const otherForms = (word: string): string[] =>
+  ABBREVIATIONS.get(word) ??
+  ABBREVIATIONS.get(word.replace(/s$/, '')) ??
+  SHORT_FORMS.get(word) ??
+  SHORT_FORMS.get(word.replace(/s$/, '')) ??
+  [];

@@ -582,6 +582,27 @@ describe('composeAnswer', () => {
     expect(direct).not.toContain('Furthermore');
   });
 
+  it('reads an option list entry with the option printed above it, and shows no other entry', () => {
+    const page = [
+      'e.g., tool -p x/h prints the parts known.',
+      '',
+      '```',
+      '-b baudrate',
+      '```',
+      '',
+      'Override the RS-232 connection baud rate specified in the configuration file.',
+      '',
+      '```',
+      '-B bitclock',
+      '```',
+      '',
+      'Specify the bit clock period for the JTAG, PDI or ISP interface.',
+    ].join('\n');
+    const { text } = composeAnswer('What does -B bitclock do?', [passage(page)]);
+    expect(text.startsWith('`-B bitclock`: Specify the bit clock period')).toBe(true);
+    expect(text).not.toContain('Override');
+  });
+
   it('prefers the sentence naming the parameter to set, and lets no sentence that comes along take its place', () => {
     const page = [
       '11.3 Power MOSFET model (VDMOS)',

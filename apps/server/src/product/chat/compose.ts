@@ -137,8 +137,15 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
     const opens = before && before.block === t.block - 1 && sectionHeading.test(before.text);
     return opens && termScore(t.text, terms) > 0 ? `${before.text} ` : '';
   };
+  // An option list's description is read with the option printed on the line above it ("-B bitclock" above
+  // "Specify the bit clock period ..."): the option asked for tells which entry answers.
+  const optionAbove = (t: (typeof texts)[number], order: number) => {
+    const above = blocks[t.block - 1];
+    const opens = texts[order - 1]?.block !== t.block;
+    return opens && above?.kind === 'code' && isOptionLine(above.text) ? `${above.text.trim()} ` : '';
+  };
   return texts.map((t, order) => {
-    let score = termScore(headerOf(t.block) + sectionOf(t, order) + t.text, terms, weights);
+    let score = termScore(headerOf(t.block) + sectionOf(t, order) + optionAbove(t, order) + t.text, terms, weights);
     if (namesOption.test(withoutAsked(t.text)) || namedByQuestion(t.text, terms)) score *= OPTION_BONUS;
     // A sentence longer than the answer shows is cut, and its many words make it look better than it answers.
     if (t.text.length > DIRECT_ANSWER_CHARS) score /= 2;

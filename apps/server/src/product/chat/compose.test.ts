@@ -681,6 +681,28 @@ describe('composeAnswer', () => {
     expect(direct).not.toContain('many runs without a restart');
   });
 
+  it('drops a sentence that introduces rows the answer does not show, when it shows rows of another list', () => {
+    const page = [
+      '3.2.3 Projects with Multiple Source Files',
+      '',
+      'The tool can compile only ONE file at a time. Let us for example assume that you have a project containing the following files:',
+      'foo1.c (contains some functions)',
+      'foo2.c (contains some more functions)',
+      'foomain.c (contains more functions and the function main)',
+      'The first two files will need to be compiled separately with the commands:',
+      'tool -c foo1.c',
+      'tool -c foo2.c',
+      'Then compile the source file containing the main() function and link the files together with the following command:',
+      'tool foomain.c foo1.rel foo2.rel',
+      'Alternatively, foomain.c can be separately compiled as well:',
+      'tool -c foomain.c',
+    ].join('\n');
+    const { text } = composeAnswer('How do I link several source files?', [passage(page)]);
+    expect(text).toContain('The tool can compile only ONE file at a time.\\\nThen compile the source file');
+    expect(text).toContain('- tool foomain.c foo1.rel foo2.rel');
+    expect(text).not.toContain('the following files:');
+  });
+
   it('introduces rows only with a line that introduces them, not with the sentence that happens to end before them', () => {
     const options = [
       '--quiet Disable some of the less important warnings. For more details, see the quiet keyword on page 60.',

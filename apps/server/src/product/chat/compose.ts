@@ -308,7 +308,10 @@ const inTable = (blocks: Block[], index: number) =>
  * vectors), or that follow an answer ending in a colon ("Use the following pin mapping:"):
  * shown one per line, and taken out of the direct answer.
  */
-function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Scored[] } {
+function rowsOf(
+  blocks: Block[],
+  chosen: Scored[],
+): { rows: string[]; direct: Scored[]; shows: (block: number) => boolean } {
   const inRun = (s: Scored) => inTable(blocks, s.block);
   const best = [...chosen].sort((a, b) => b.score - a.score).find(inRun);
   let start = -1;
@@ -323,7 +326,7 @@ function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Sc
     end = start - 1;
     while (isRow(blocks[end + 1]) && end - start + 1 < MAX_ROWS) end++;
   }
-  if (end < start) return { rows: [], direct: chosen };
+  if (end < start) return { rows: [], direct: chosen, shows: () => false };
   // A cell wrapped onto the next line ("(Firmware v4.2+" above "only)") is one row again.
   const lines: string[] = [];
   for (const b of blocks.slice(start, end + 1)) {
@@ -341,7 +344,7 @@ function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Sc
   const intro = before?.kind === 'prose' ? before.sentences.at(-1)! : '';
   if (direct.length === 0 && intro && !isRow(before) && (!/[.!?]["'’”)]*$/.test(intro) || introducesRows.test(intro)))
     direct.push({ text: intro, score: 0, order: -1, block: start - 1 });
-  return { rows, direct };
+  return { rows, direct, shows: (block: number) => block >= start && block <= end };
 }
 
 /** Inline code that shows `text` exactly, whatever backticks it holds. */
@@ -576,7 +579,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   // carries only it answers nothing.
   const topical = { ...terms, words: terms.words.filter((w) => !hasWord(best.title, w)) };
   const steps = stepsOf(blocks, topical, direct);
-  const { rows, direct: shownFirst } = rowsOf(blocks, direct);
+  const { rows, direct: shownFirst, shows } = rowsOf(blocks, direct);
   // A sentence that leads into the steps ("When reporting a bug please make sure you:") ends the direct
   // answer, so the list follows it; what the page says after the list would come before it.
   const firstStep = blocks.findIndex((b) => b.kind === 'step');
@@ -596,7 +599,8 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     const shown =
       shownCode.has(s.block + 1) || subjects.has(s.block + 1) || beforeSteps.some((o) => o.order === s.order + 1);
     if (!s.text.endsWith(':') || shown) return false;
-    return next?.kind === 'code' || (isRow(next) && rows.length === 0);
+    // Rows shown from another list of the page ("... the following files:" above the command's rows) are not its.
+    return next?.kind === 'code' || (isRow(next) && !shows(s.block + 1));
   };
   const kept = beforeSteps.filter((s) => !promisesUnshown(s));
   // A page that answers only by a listing (no sentence carries the question: "Other examples:" above

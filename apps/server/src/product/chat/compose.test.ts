@@ -240,6 +240,19 @@ describe('composeAnswer', () => {
     expect(text).toContain('**CX-10 Compressor Service Manual, page 30** [2]');
   });
 
+  it('shows no further page that only names the section by its numbered heading', () => {
+    const heading = passage(['3.2 Alarm A12 Examples', '', 'Reset the log, then restart:'].join('\n'), {
+      page: 31,
+      chunkId: 'c2',
+    });
+    const { text, sources } = composeAnswer('The CX-10 trips on alarm A12, what do I do?', [
+      passage(filterPage),
+      heading,
+    ]);
+    expect(text).not.toContain('3.2 Alarm A12 Examples');
+    expect(sources.map((s) => s.page)).toEqual([12]);
+  });
+
   it('reads ". . ." inside a sentence as part of it', () => {
     const page = [
       '• Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon. Programming through a JTAG ICE mkII works though, as does programming through JTAG.',

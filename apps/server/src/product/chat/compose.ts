@@ -627,8 +627,9 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     const key = `${passage.manualId}:${passage.page}`;
     // A contents or index page names the subject and answers nothing (the ranking's own rule).
     if (shownPages.has(key) || isListing(passage.text)) continue;
+    // A numbered heading alone ("3.2 Terminal Mode Examples") names a section and says nothing of it.
     const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80).filter(
-      (s) => !isDrawing(s.text),
+      (s) => !isDrawing(s.text) && !(sectionHeading.test(s.text) && !/[.!?]["'’”)]*$/.test(s.text)),
     );
     // A page is shown only when it carries the question about as well as the best one does. A page of
     // another manual, ranked below the second, only when as well: a question is about one machine,

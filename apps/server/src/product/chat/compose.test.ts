@@ -253,6 +253,21 @@ describe('composeAnswer', () => {
     expect(sources.map((s) => s.page)).toEqual([12]);
   });
 
+  it('leads with the entry of the option the question types, not with a page that mentions it', () => {
+    const mention = passage('Use --model-large for the mcs51 port, since this uses a lot of memory.', { page: 58 });
+    const entry = passage(
+      [
+        '--model-small Generate code for Small model programs. This is the default model.',
+        '',
+        '--model-large Generate code for Large model programs. All source files have to be compiled with this option.',
+      ].join('\n'),
+      { page: 38, chunkId: 'c2' },
+    );
+    const { text, sources } = composeAnswer('What does --model-large do?', [mention, entry]);
+    expect(sources.map((s) => s.page)).toEqual([38, 58]);
+    expect(text.startsWith('--model-large Generate code for Large model programs.')).toBe(true);
+  });
+
   it('reads ". . ." inside a sentence as part of it', () => {
     const page = [
       '• Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon. Programming through a JTAG ICE mkII works though, as does programming through JTAG.',

@@ -555,7 +555,17 @@ const bestSentence = (passage: Passage, terms: Terms) => {
  */
 function leadFirst(passages: Passage[], terms: Terms): Passage[] {
   const [first, second, ...rest] = passages;
-  if (!first || !second || bestSentence(second, terms) <= bestSentence(first, terms) * LEAD_MARGIN) return passages;
+  if (!first || !second) return passages;
+  // An option the question types ("what does --model-large do") is answered by its own entry in an option
+  // list, not by a page that mentions it ("Use --model-large for the mcs51 port").
+  const options = terms.codes.filter((code) => code.startsWith('-'));
+  const entryOf = (passage: Passage) =>
+    parseBlocks(passage.text).some((b) => {
+      const head = b.kind === 'prose' ? b.sentences[0] : b.kind === 'code' && isOptionLine(b.text) ? b.text.trim() : '';
+      return options.some((option) => head === option || head?.startsWith(`${option} `));
+    });
+  if (options.length > 0 && !entryOf(first) && entryOf(second)) return [second, first, ...rest];
+  if (bestSentence(second, terms) <= bestSentence(first, terms) * LEAD_MARGIN) return passages;
   return [second, first, ...rest];
 }
 

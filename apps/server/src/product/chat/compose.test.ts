@@ -731,6 +731,30 @@ describe('composeAnswer', () => {
     expect(text).not.toContain('the following files:');
   });
 
+  it("keeps to the best sentence's numbered section, not a weaker line of the section before that shares a word", () => {
+    const page = [
+      '• sourcefile.cdb - An optional file (with --debug) containing debug information.',
+      '• sourcefile.omf - An optional AOMF file containing debug information (generated with option --debug).',
+      '',
+      '3.2.2 Postprocessing the Intel Hex file',
+      '',
+      'If your bootloader does not like this you can use the tool packihx:',
+      'packihx sourcefile.ihx >sourcefile.hex',
+      '',
+      '3.2.3 Projects with Multiple Source Files',
+      '',
+      'The tool can compile only ONE file at a time. Let us for example assume that you have a project containing the following files:',
+      'foo1.c (contains some functions)',
+      'foo2.c (contains some more functions)',
+      'foomain.c (contains more functions and the function main)',
+      'Then compile the source file containing the main() function and link the files together with the following command:',
+      'tool foomain.c foo1.rel foo2.rel',
+    ].join('\n');
+    const { text } = composeAnswer('How do I link several source files?', [passage(page)]);
+    expect(text.startsWith('Then compile the source file containing the main() function')).toBe(true);
+    expect(text).not.toContain('sourcefile');
+  });
+
   it('introduces rows only with a line that introduces them, not with the sentence that happens to end before them', () => {
     const options = [
       '--quiet Disable some of the less important warnings. For more details, see the quiet keyword on page 60.',

@@ -582,7 +582,17 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   if (!best)
     return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
   const blocks = parseBlocks(best.text);
-  const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
+  const picked = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
+  // A whole page holds several numbered sections: a sentence of another section than the answer's best
+  // that carries less of the question ("sourcefile.cdb - An optional file (with --debug)" above "3.2.3
+  // Projects with Multiple Source Files") is a line of a neighbouring topic that shares a word.
+  const sectionAt = (index: number) =>
+    blocks.slice(0, index + 1).filter((b) => b.kind === 'prose' && sectionHeading.test(b.sentences[0] ?? '')).length;
+  const carried = (s: Scored) => termScore(s.text, terms);
+  const top = picked.reduce<Scored | undefined>((a, s) => (a && carried(a) >= carried(s) ? a : s), undefined);
+  const direct = picked.filter(
+    (s) => !top || sectionAt(s.block) === sectionAt(top.block) || carried(s) >= carried(top),
+  );
   // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.
   const bestScore = Math.max(0, ...direct.map((s) => termScore(s.text, terms)));
   // The manual's own name ("sdcc", "ngspice") is on most of its pages: a numbered list or a listing that

@@ -268,6 +268,15 @@ describe('composeAnswer', () => {
     expect(text.startsWith('--model-large Generate code for Large model programs.')).toBe(true);
   });
 
+  it('marks a further page cut where the page ends as going on', () => {
+    const other = passage(
+      'Alarm A12 can also follow a blocked condenser fan, which the controller reads from the fan sensor wired to terminal',
+      { page: 30, chunkId: 'c2' },
+    );
+    const { text } = composeAnswer('The CX-10 trips on alarm A12, what do I do?', [passage(filterPage), other]);
+    expect(text).toContain('from the fan sensor wired to terminal…');
+  });
+
   it('reads ". . ." inside a sentence as part of it', () => {
     const page = [
       '• Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon. Programming through a JTAG ICE mkII works though, as does programming through JTAG.',

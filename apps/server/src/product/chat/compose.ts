@@ -390,6 +390,14 @@ function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
   return place === 0 || pointsBack.test(sentence.text) ? before.text.trim() : undefined;
 }
 
+/** The passage's last sentence, cut where the page ends ("... while reprogramming the flash ROM, each"): it goes on. */
+function cutAtEnd(blocks: Block[], s: Scored): boolean {
+  const last = blocks.at(-1);
+  return (
+    last?.kind === 'prose' && last.sentences.at(-1) === s.text && s.text.length > 80 && !/[.!?:;]["'’”)]*$/.test(s.text)
+  );
+}
+
 /** The direct answer's sentences: one paragraph's run on, another paragraph starts a new line. */
 function directText(sentences: Scored[], blocks: Block[]): string {
   const lines: string[] = [];
@@ -397,16 +405,10 @@ function directText(sentences: Scored[], blocks: Block[]): string {
     const named = i === 0 || sentences[i - 1]!.block !== s.block ? subjectOf(blocks, s) : undefined;
     // A subject the line above shows already (the section's heading is a chosen sentence) is not repeated.
     const subject = named && !sentences[i - 1]?.text.includes(named) ? named : undefined;
-    // The passage's last sentence, cut where the page ends ("... while reprogramming the flash ROM, each"), says it goes on.
-    const last = blocks.at(-1);
-    const cut =
-      last?.kind === 'prose' &&
-      last.sentences.at(-1) === s.text &&
-      s.text.length > 80 &&
-      !/[.!?:;]["'’”)]*$/.test(s.text);
     const shown = clip(s.text, DIRECT_ANSWER_CHARS);
     const text =
-      (subject ? `${inlineCode(subject)}: ` : '') + escapeMarkdown(cut && !shown.endsWith('…') ? `${shown}…` : shown);
+      (subject ? `${inlineCode(subject)}: ` : '') +
+      escapeMarkdown(cutAtEnd(blocks, s) && !shown.endsWith('…') ? `${shown}…` : shown);
     if (i > 0 && sentences[i - 1]!.block === s.block) lines[lines.length - 1] += ` ${text}`;
     else lines.push(text);
   });
@@ -648,7 +650,8 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     // A contents or index page names the subject and answers nothing (the ranking's own rule).
     if (shownPages.has(key) || isListing(passage.text)) continue;
     // A numbered heading alone ("3.2 Terminal Mode Examples") names a section and says nothing of it.
-    const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80).filter(
+    const passageBlocks = parseBlocks(passage.text);
+    const sentences = pickSentences(sentencesOf(passageBlocks, terms), FURTHER_CHARS, 80).filter(
       (s) => !isDrawing(s.text) && !(sectionHeading.test(s.text) && !/[.!?]["'’”)]*$/.test(s.text)),
     );
     // A page is shown only when it carries the question about as well as the best one does. A page of
@@ -660,7 +663,8 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
       continue;
     shownPages.add(key);
     sources.push(sourceOf(passage, sentences[0]!.text));
-    const text = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);
+    const joined = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);
+    const text = cutAtEnd(passageBlocks, sentences.at(-1)!) && !joined.endsWith('…') ? `${joined}…` : joined;
     further.push(`**${label(passage)}** [${sources.length}]\\\n${escapeMarkdown(text)}`);
   }
   if (further.length > 0) parts.push(`**Also in your manuals**\n\n${further.join('\n\n')}`);

@@ -240,6 +240,43 @@ describe('composeAnswer', () => {
     expect(text).toContain('**CX-10 Compressor Service Manual, page 30** [2]');
   });
 
+  it('shows no further page that only names the section by its numbered heading', () => {
+    const heading = passage(['3.2 Alarm A12 Examples', '', 'Reset the log, then restart:'].join('\n'), {
+      page: 31,
+      chunkId: 'c2',
+    });
+    const { text, sources } = composeAnswer('The CX-10 trips on alarm A12, what do I do?', [
+      passage(filterPage),
+      heading,
+    ]);
+    expect(text).not.toContain('3.2 Alarm A12 Examples');
+    expect(sources.map((s) => s.page)).toEqual([12]);
+  });
+
+  it('leads with the entry of the option the question types, not with a page that mentions it', () => {
+    const mention = passage('Use --model-large for the mcs51 port, since this uses a lot of memory.', { page: 58 });
+    const entry = passage(
+      [
+        '--model-small Generate code for Small model programs. This is the default model.',
+        '',
+        '--model-large Generate code for Large model programs. All source files have to be compiled with this option.',
+      ].join('\n'),
+      { page: 38, chunkId: 'c2' },
+    );
+    const { text, sources } = composeAnswer('What does --model-large do?', [mention, entry]);
+    expect(sources.map((s) => s.page)).toEqual([38, 58]);
+    expect(text.startsWith('--model-large Generate code for Large model programs.')).toBe(true);
+  });
+
+  it('marks a further page cut where the page ends as going on', () => {
+    const other = passage(
+      'Alarm A12 can also follow a blocked condenser fan, which the controller reads from the fan sensor wired to terminal',
+      { page: 30, chunkId: 'c2' },
+    );
+    const { text } = composeAnswer('The CX-10 trips on alarm A12, what do I do?', [passage(filterPage), other]);
+    expect(text).toContain('from the fan sensor wired to terminal…');
+  });
+
   it('reads ". . ." inside a sentence as part of it', () => {
     const page = [
       '• Problem: My ATxmega. . . A1/A2/A3 cannot be programmed through PDI with my AVR Dragon. Programming through a JTAG ICE mkII works though, as does programming through JTAG.',
@@ -582,6 +619,27 @@ describe('composeAnswer', () => {
     expect(direct).not.toContain('Furthermore');
   });
 
+  it('reads an option list entry with the option printed above it, and shows no other entry', () => {
+    const page = [
+      'e.g., tool -p x/h prints the parts known.',
+      '',
+      '```',
+      '-b baudrate',
+      '```',
+      '',
+      'Override the RS-232 connection baud rate specified in the configuration file.',
+      '',
+      '```',
+      '-B bitclock',
+      '```',
+      '',
+      'Specify the bit clock period for the JTAG, PDI or ISP interface.',
+    ].join('\n');
+    const { text } = composeAnswer('What does -B bitclock do?', [passage(page)]);
+    expect(text.startsWith('`-B bitclock`: Specify the bit clock period')).toBe(true);
+    expect(text).not.toContain('Override');
+  });
+
   it('prefers the sentence naming the parameter to set, and lets no sentence that comes along take its place', () => {
     const page = [
       '11.3 Power MOSFET model (VDMOS)',
@@ -658,6 +716,52 @@ describe('composeAnswer', () => {
     expect(direct).toContain('In interactive mode the logger keeps all samples in memory');
     expect(direct).toContain('Issuing the keep \\<channels> command will help to reduce memory needs');
     expect(direct).not.toContain('many runs without a restart');
+  });
+
+  it('drops a sentence that introduces rows the answer does not show, when it shows rows of another list', () => {
+    const page = [
+      '3.2.3 Projects with Multiple Source Files',
+      '',
+      'The tool can compile only ONE file at a time. Let us for example assume that you have a project containing the following files:',
+      'foo1.c (contains some functions)',
+      'foo2.c (contains some more functions)',
+      'foomain.c (contains more functions and the function main)',
+      'The first two files will need to be compiled separately with the commands:',
+      'tool -c foo1.c',
+      'tool -c foo2.c',
+      'Then compile the source file containing the main() function and link the files together with the following command:',
+      'tool foomain.c foo1.rel foo2.rel',
+      'Alternatively, foomain.c can be separately compiled as well:',
+      'tool -c foomain.c',
+    ].join('\n');
+    const { text } = composeAnswer('How do I link several source files?', [passage(page)]);
+    expect(text).toContain('The tool can compile only ONE file at a time.\\\nThen compile the source file');
+    expect(text).toContain('- tool foomain.c foo1.rel foo2.rel');
+    expect(text).not.toContain('the following files:');
+  });
+
+  it("keeps to the best sentence's numbered section, not a weaker line of the section before that shares a word", () => {
+    const page = [
+      '• sourcefile.cdb - An optional file (with --debug) containing debug information.',
+      '• sourcefile.omf - An optional AOMF file containing debug information (generated with option --debug).',
+      '',
+      '3.2.2 Postprocessing the Intel Hex file',
+      '',
+      'If your bootloader does not like this you can use the tool packihx:',
+      'packihx sourcefile.ihx >sourcefile.hex',
+      '',
+      '3.2.3 Projects with Multiple Source Files',
+      '',
+      'The tool can compile only ONE file at a time. Let us for example assume that you have a project containing the following files:',
+      'foo1.c (contains some functions)',
+      'foo2.c (contains some more functions)',
+      'foomain.c (contains more functions and the function main)',
+      'Then compile the source file containing the main() function and link the files together with the following command:',
+      'tool foomain.c foo1.rel foo2.rel',
+    ].join('\n');
+    const { text } = composeAnswer('How do I link several source files?', [passage(page)]);
+    expect(text.startsWith('Then compile the source file containing the main() function')).toBe(true);
+    expect(text).not.toContain('sourcefile');
   });
 
   it('introduces rows only with a line that introduces them, not with the sentence that happens to end before them', () => {

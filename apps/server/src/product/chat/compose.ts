@@ -137,8 +137,15 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
     const opens = before && before.block === t.block - 1 && sectionHeading.test(before.text);
     return opens && termScore(t.text, terms) > 0 ? `${before.text} ` : '';
   };
+  // An option list's description is read with the option printed on the line above it ("-B bitclock" above
+  // "Specify the bit clock period ..."): the option asked for tells which entry answers.
+  const optionAbove = (t: (typeof texts)[number], order: number) => {
+    const above = blocks[t.block - 1];
+    const opens = texts[order - 1]?.block !== t.block;
+    return opens && above?.kind === 'code' && isOptionLine(above.text) ? `${above.text.trim()} ` : '';
+  };
   return texts.map((t, order) => {
-    let score = termScore(headerOf(t.block) + sectionOf(t, order) + t.text, terms, weights);
+    let score = termScore(headerOf(t.block) + sectionOf(t, order) + optionAbove(t, order) + t.text, terms, weights);
     if (namesOption.test(withoutAsked(t.text)) || namedByQuestion(t.text, terms)) score *= OPTION_BONUS;
     // A sentence longer than the answer shows is cut, and its many words make it look better than it answers.
     if (t.text.length > DIRECT_ANSWER_CHARS) score /= 2;
@@ -301,7 +308,10 @@ const inTable = (blocks: Block[], index: number) =>
  * vectors), or that follow an answer ending in a colon ("Use the following pin mapping:"):
  * shown one per line, and taken out of the direct answer.
  */
-function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Scored[] } {
+function rowsOf(
+  blocks: Block[],
+  chosen: Scored[],
+): { rows: string[]; direct: Scored[]; shows: (block: number) => boolean } {
   const inRun = (s: Scored) => inTable(blocks, s.block);
   const best = [...chosen].sort((a, b) => b.score - a.score).find(inRun);
   let start = -1;
@@ -316,7 +326,7 @@ function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Sc
     end = start - 1;
     while (isRow(blocks[end + 1]) && end - start + 1 < MAX_ROWS) end++;
   }
-  if (end < start) return { rows: [], direct: chosen };
+  if (end < start) return { rows: [], direct: chosen, shows: () => false };
   // A cell wrapped onto the next line ("(Firmware v4.2+" above "only)") is one row again.
   const lines: string[] = [];
   for (const b of blocks.slice(start, end + 1)) {
@@ -334,7 +344,7 @@ function rowsOf(blocks: Block[], chosen: Scored[]): { rows: string[]; direct: Sc
   const intro = before?.kind === 'prose' ? before.sentences.at(-1)! : '';
   if (direct.length === 0 && intro && !isRow(before) && (!/[.!?]["'’”)]*$/.test(intro) || introducesRows.test(intro)))
     direct.push({ text: intro, score: 0, order: -1, block: start - 1 });
-  return { rows, direct };
+  return { rows, direct, shows: (block: number) => block >= start && block <= end };
 }
 
 /** Inline code that shows `text` exactly, whatever backticks it holds. */
@@ -380,6 +390,14 @@ function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
   return place === 0 || pointsBack.test(sentence.text) ? before.text.trim() : undefined;
 }
 
+/** The passage's last sentence, cut where the page ends ("... while reprogramming the flash ROM, each"): it goes on. */
+function cutAtEnd(blocks: Block[], s: Scored): boolean {
+  const last = blocks.at(-1);
+  return (
+    last?.kind === 'prose' && last.sentences.at(-1) === s.text && s.text.length > 80 && !/[.!?:;]["'’”)]*$/.test(s.text)
+  );
+}
+
 /** The direct answer's sentences: one paragraph's run on, another paragraph starts a new line. */
 function directText(sentences: Scored[], blocks: Block[]): string {
   const lines: string[] = [];
@@ -387,16 +405,10 @@ function directText(sentences: Scored[], blocks: Block[]): string {
     const named = i === 0 || sentences[i - 1]!.block !== s.block ? subjectOf(blocks, s) : undefined;
     // A subject the line above shows already (the section's heading is a chosen sentence) is not repeated.
     const subject = named && !sentences[i - 1]?.text.includes(named) ? named : undefined;
-    // The passage's last sentence, cut where the page ends ("... while reprogramming the flash ROM, each"), says it goes on.
-    const last = blocks.at(-1);
-    const cut =
-      last?.kind === 'prose' &&
-      last.sentences.at(-1) === s.text &&
-      s.text.length > 80 &&
-      !/[.!?:;]["'’”)]*$/.test(s.text);
     const shown = clip(s.text, DIRECT_ANSWER_CHARS);
     const text =
-      (subject ? `${inlineCode(subject)}: ` : '') + escapeMarkdown(cut && !shown.endsWith('…') ? `${shown}…` : shown);
+      (subject ? `${inlineCode(subject)}: ` : '') +
+      escapeMarkdown(cutAtEnd(blocks, s) && !shown.endsWith('…') ? `${shown}…` : shown);
     if (i > 0 && sentences[i - 1]!.block === s.block) lines[lines.length - 1] += ` ${text}`;
     else lines.push(text);
   });
@@ -545,7 +557,17 @@ const bestSentence = (passage: Passage, terms: Terms) => {
  */
 function leadFirst(passages: Passage[], terms: Terms): Passage[] {
   const [first, second, ...rest] = passages;
-  if (!first || !second || bestSentence(second, terms) <= bestSentence(first, terms) * LEAD_MARGIN) return passages;
+  if (!first || !second) return passages;
+  // An option the question types ("what does --model-large do") is answered by its own entry in an option
+  // list, not by a page that mentions it ("Use --model-large for the mcs51 port").
+  const options = terms.codes.filter((code) => code.startsWith('-'));
+  const entryOf = (passage: Passage) =>
+    parseBlocks(passage.text).some((b) => {
+      const head = b.kind === 'prose' ? b.sentences[0] : b.kind === 'code' && isOptionLine(b.text) ? b.text.trim() : '';
+      return options.some((option) => head === option || head?.startsWith(`${option} `));
+    });
+  if (options.length > 0 && !entryOf(first) && entryOf(second)) return [second, first, ...rest];
+  if (bestSentence(second, terms) <= bestSentence(first, terms) * LEAD_MARGIN) return passages;
   return [second, first, ...rest];
 }
 
@@ -562,14 +584,24 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   if (!best)
     return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
   const blocks = parseBlocks(best.text);
-  const direct = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
+  const picked = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
+  // A whole page holds several numbered sections: a sentence of another section than the answer's best
+  // that carries less of the question ("sourcefile.cdb - An optional file (with --debug)" above "3.2.3
+  // Projects with Multiple Source Files") is a line of a neighbouring topic that shares a word.
+  const sectionAt = (index: number) =>
+    blocks.slice(0, index + 1).filter((b) => b.kind === 'prose' && sectionHeading.test(b.sentences[0] ?? '')).length;
+  const carried = (s: Scored) => termScore(s.text, terms);
+  const top = picked.reduce<Scored | undefined>((a, s) => (a && carried(a) >= carried(s) ? a : s), undefined);
+  const direct = picked.filter(
+    (s) => !top || sectionAt(s.block) === sectionAt(top.block) || carried(s) >= carried(top),
+  );
   // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.
   const bestScore = Math.max(0, ...direct.map((s) => termScore(s.text, terms)));
   // The manual's own name ("sdcc", "ngspice") is on most of its pages: a numbered list or a listing that
   // carries only it answers nothing.
   const topical = { ...terms, words: terms.words.filter((w) => !hasWord(best.title, w)) };
   const steps = stepsOf(blocks, topical, direct);
-  const { rows, direct: shownFirst } = rowsOf(blocks, direct);
+  const { rows, direct: shownFirst, shows } = rowsOf(blocks, direct);
   // A sentence that leads into the steps ("When reporting a bug please make sure you:") ends the direct
   // answer, so the list follows it; what the page says after the list would come before it.
   const firstStep = blocks.findIndex((b) => b.kind === 'step');
@@ -589,7 +621,8 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     const shown =
       shownCode.has(s.block + 1) || subjects.has(s.block + 1) || beforeSteps.some((o) => o.order === s.order + 1);
     if (!s.text.endsWith(':') || shown) return false;
-    return next?.kind === 'code' || (isRow(next) && rows.length === 0);
+    // Rows shown from another list of the page ("... the following files:" above the command's rows) are not its.
+    return next?.kind === 'code' || (isRow(next) && !shows(s.block + 1));
   };
   const kept = beforeSteps.filter((s) => !promisesUnshown(s));
   // A page that answers only by a listing (no sentence carries the question: "Other examples:" above
@@ -616,8 +649,10 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     const key = `${passage.manualId}:${passage.page}`;
     // A contents or index page names the subject and answers nothing (the ranking's own rule).
     if (shownPages.has(key) || isListing(passage.text)) continue;
-    const sentences = pickSentences(sentencesOf(parseBlocks(passage.text), terms), FURTHER_CHARS, 80).filter(
-      (s) => !isDrawing(s.text),
+    // A numbered heading alone ("3.2 Terminal Mode Examples") names a section and says nothing of it.
+    const passageBlocks = parseBlocks(passage.text);
+    const sentences = pickSentences(sentencesOf(passageBlocks, terms), FURTHER_CHARS, 80).filter(
+      (s) => !isDrawing(s.text) && !(sectionHeading.test(s.text) && !/[.!?]["'’”)]*$/.test(s.text)),
     );
     // A page is shown only when it carries the question about as well as the best one does. A page of
     // another manual, ranked below the second, only when as well: a question is about one machine,
@@ -628,7 +663,8 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
       continue;
     shownPages.add(key);
     sources.push(sourceOf(passage, sentences[0]!.text));
-    const text = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);
+    const joined = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);
+    const text = cutAtEnd(passageBlocks, sentences.at(-1)!) && !joined.endsWith('…') ? `${joined}…` : joined;
     further.push(`**${label(passage)}** [${sources.length}]\\\n${escapeMarkdown(text)}`);
   }
   if (further.length > 0) parts.push(`**Also in your manuals**\n\n${further.join('\n\n')}`);

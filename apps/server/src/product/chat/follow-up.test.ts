@@ -46,11 +46,11 @@ const FIRST = 'What does a 2 second blink of the LX-5 status LED mean?';
 const FOLLOW_UP = 'what about the 4 second one?';
 
 describe('isFollowUp', () => {
-  it.each([FOLLOW_UP, 'and that?', 'does it also apply to the CP-200?', 'why?'])(
+  it.each([FOLLOW_UP, 'and that?', 'does it also apply to the CP-200?', 'why?', 'fuses?'])(
     'takes "%s" as a follow-up',
     (question) => expect(isFollowUp(question)).toBe(true),
   );
-  it.each([FIRST, 'How do I replace the mechanical seal of the CP-200 pump?'])(
+  it.each([FIRST, 'How do I replace the mechanical seal of the CP-200 pump?', 'How do I read the fuses?'])(
     'takes "%s" as a question of its own',
     (question) => expect(isFollowUp(question)).toBe(false),
   );

@@ -47,13 +47,15 @@ export async function recentExchanges(pool: pg.Pool, userId: string, now = Date.
 const pointsBack =
   /^(?:and|but|also|then|so|what about|how about|same|ok|okay)\b|\b(?:it|its|it's|that|this|those|these|they|them|one|ones|same|other|another|instead|too|again)\b/i;
 
-/** A question too short or too vague to stand alone: it leans on the one before. */
+/**
+ * A question too short or too vague to stand alone: it leans on the one before. Two words that
+ * point at nothing before ("How do I read the fuses?") are a new question of their own: a
+ * technician asking short questions in a row would otherwise have each searched with the last one's words.
+ */
 export function isFollowUp(question: string): boolean {
   const terms = questionTerms(question);
-  return (
-    terms.words.length + terms.codes.length <= 2 ||
-    (pointsBack.test(question) && terms.words.length + terms.codes.length <= 6)
-  );
+  const count = terms.words.length + terms.codes.length;
+  return count <= 1 || (pointsBack.test(question) && count <= 6);
 }
 
 /**

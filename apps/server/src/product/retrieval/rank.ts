@@ -4,6 +4,8 @@ import { splitSentences, termCount, type Terms, termScore, wordsOf } from './pas
 export interface LexicalFeatures {
   /** Share of the question's terms the chunk contains, 0 to 1. */
   coverage: number;
+  /** Share of the question's terms that are words no chunk of the library holds, the same in every candidate (decideRelevance), 0 to 1. */
+  lacking?: number;
   /** The same share counting the question's words alone (no identifier), in the chunk or its manual's title, 0 to 1. */
   wordCoverage: number;
   /** Share in the chunk's section heading. */
@@ -327,16 +329,26 @@ export function bringOpeningsForward<C extends { score: number; place?: Place }>
  * in meaning to every page that names it, and holds nothing else of the question.
  */
 export function decideRelevance(
-  top: { coverage: number; semantic: number | undefined; features: Pick<LexicalFeatures, 'wordCoverage'> } | undefined,
+  top:
+    | {
+        coverage: number;
+        semantic: number | undefined;
+        features: Pick<LexicalFeatures, 'wordCoverage' | 'lacking'>;
+      }
+    | undefined,
 ): boolean {
   if (!top) return false;
   if (top.coverage >= RELEVANT_COVERAGE) return true;
   if (top.semantic === undefined) return false;
   if (top.semantic >= CLOSE_SEMANTIC && top.coverage >= CLOSE_COVERAGE && top.features.wordCoverage >= CLOSE_WORDS)
     return true;
+  // A question whose every word the library holds is asked in the library's own terms: a word of
+  // it on the page is enough (CLOSE_WORDS). A question about something else brings words no manual
+  // holds ("radiator", "van"), and its best page must hold more of its words.
+  const words = top.features.lacking === 0 ? CLOSE_WORDS : RELEVANT_WORDS_WITH_SEMANTIC;
   return (
     top.semantic >= RELEVANT_SEMANTIC &&
     top.coverage >= RELEVANT_COVERAGE_WITH_SEMANTIC &&
-    top.features.wordCoverage >= RELEVANT_WORDS_WITH_SEMANTIC
+    top.features.wordCoverage >= words
   );
 }

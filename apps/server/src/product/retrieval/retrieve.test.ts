@@ -765,6 +765,25 @@ describe('whether the library answers', () => {
     expect(decideRelevance(top(0.45, 0.2))).toBe(false);
     expect(decideRelevance(top(0.7, 0))).toBe(false);
   });
+
+  it('asks a page fewer of the words of a question whose every word the library holds', () => {
+    // ngspice's pot element for "a pot with a wiper I can set, like turned to 45%": coverage 0.36, words 0.26, cosine 0.42.
+    const top = (lacking: number) => ({ coverage: 0.36, semantic: 0.42, features: { wordCoverage: 0.26, lacking } });
+    expect(decideRelevance(top(0))).toBe(true);
+    // The same page for a question with a word no manual holds: not.
+    expect(decideRelevance(top(0.2))).toBe(false);
+    // Nor one that holds none of its words.
+    expect(decideRelevance({ ...top(0), features: { wordCoverage: 0, lacking: 0 } })).toBe(false);
+  });
+});
+
+describe('lacking', () => {
+  it('is the share of the question held by words no chunk holds, 0 when the library holds them all', async () => {
+    const [held] = await findCandidates({ pool }, { question: 'descale the gas boiler', role: 'admin' });
+    expect(held?.features.lacking).toBe(0);
+    const [lacking] = await findCandidates({ pool }, { question: 'descale the gas boiler chainsaw', role: 'admin' });
+    expect(lacking?.features.lacking).toBeGreaterThan(0.1);
+  });
 });
 
 describe('proximity', () => {

@@ -645,6 +645,7 @@ export async function findCandidates(
     const features: LexicalFeatures = {
       wordCoverage: wordWeight ? wordsHeld / wordWeight : 0,
       coverage: Number(row.matched) / scoredTotal,
+      lacking: missing.reduce((sum, t) => sum + t.weight, 0) / scoredTotal,
       heading: Number(row.in_heading) / scoredTotal,
       title: Number(row.in_title) / scoredTotal,
       proximity: Number(row.proximity),

@@ -267,10 +267,7 @@ const findSpellings = (pool: pg.Pool, missing: Term[]) =>
     }),
   );
 
-/**
- * The other forms the library holds of the question's short forms and full words ("sim": simulation,
- * simulator; "decade": dec), each with its chunks.
- */
+/** The full words the library holds of the question's short forms ("sim": simulation, simulator), each with its chunks. */
 const findOtherForms = (pool: pg.Pool, words: string[]) =>
   findHeldForms(
     pool,
@@ -279,8 +276,7 @@ const findOtherForms = (pool: pg.Pool, words: string[]) =>
 
 /**
  * A short form is held where its full words are, as the same term ("config" where the manual
- * writes "configuration"), and a full word where its short forms are ("decade" in ".ac dec 10");
- * the word as typed stays searched where the library holds it.
+ * writes "configuration"); the word as typed stays searched where the library holds it.
  */
 function holdOtherForms(terms: Term[], otherFormsFound: { typed: string; query: string; rows: string }[]): void {
   for (const t of terms)

@@ -72,8 +72,7 @@ export function searchTerms(question: string): {
   );
   // A word typed in capitals ("ISR", "SOA") may be an acronym the manual spells out.
   const acronyms = [...new Set(raw.filter((t) => /^\p{Lu}{2,5}s?$/u.test(t)).map((t) => t.replace(/s$/, '')))];
-  // A short form typed as a word ("sim", "caps"), or a full word a manual may shorten ("decade");
-  // not a name typed with its dot (".lib", a command).
+  // A short form typed as a word ("sim", "caps"); not a name typed with its dot (".lib", a command).
   const abbreviated = [
     ...new Set(raw.map((t) => t.replace(/[._/-]+$/, '').toLowerCase()).filter((t) => /^\p{L}+$/u.test(t))),
   ].filter((t) => otherForms(t).length > 0);
@@ -154,18 +153,11 @@ const ABBREVIATIONS = new Map<string, string[]>(
   }),
 );
 
-/** Each full word's short forms ("decade": dec), as a manual may write them (".ac dec 10"). */
-const SHORT_FORMS = new Map<string, string[]>();
-for (const [short, full] of ABBREVIATIONS)
-  for (const f of full) SHORT_FORMS.set(f, [...(SHORT_FORMS.get(f) ?? []), short]);
-
 /**
- * The full words of a short form ("caps": capacitor, capacitance), or the short forms of a full
- * word ("decade": dec); none for a word of neither kind.
+ * The full words of a short form ("caps": capacitor, capacitance); none for another word. Not the
+ * other way round ("decade" also as "dec"): common words of a question ("error", "power",
+ * "number") then widened to their short forms, and at 1,000,000 chunks the candidate query took
+ * 25-40 ms more at p95 (bench/README.md, "Main after the session-28 merges").
  */
 export const otherForms = (word: string): string[] =>
-  ABBREVIATIONS.get(word) ??
-  ABBREVIATIONS.get(word.replace(/s$/, '')) ??
-  SHORT_FORMS.get(word) ??
-  SHORT_FORMS.get(word.replace(/s$/, '')) ??
-  [];
+  ABBREVIATIONS.get(word) ?? ABBREVIATIONS.get(word.replace(/s$/, '')) ?? [];

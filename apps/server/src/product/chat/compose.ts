@@ -90,6 +90,10 @@ function namedByQuestion(text: string, terms: Terms): boolean {
 
 // A numbered heading, also one that quotes an error or a command in lower case ("4.6.8.4 error: missing definition ...").
 const sectionHeading = /^\d+(?:\.\d+)+\.?\s+\p{L}/u;
+/** A block that opens a numbered section ("3.2.3 Projects with Multiple Source Files"). */
+const opensSection = (b: Block | undefined) => b?.kind === 'prose' && sectionHeading.test(b.sentences[0] ?? '');
+/** How many numbered sections of the passage have opened by block `index`: the blocks of one section share it. */
+const sectionAt = (blocks: Block[], index: number) => blocks.slice(0, index + 1).filter(opensSection).length;
 
 // A footnote as extraction prints it, its number run into its first word: "6This is a slightly more stringent rule ...".
 const footnote = /^\d{1,2}\p{Lu}\p{Ll}/u;
@@ -430,11 +434,7 @@ function stepsOf(blocks: Block[], terms: Terms, direct: Scored[]): string[] {
     (leadIn?.kind === 'prose' && termScore(leadIn.sentences.at(-1) ?? '', terms) > 0);
   if (!introduced && !steps.some((step) => termScore(step.text, terms) > 0)) return [];
   // A procedure under another numbered section of the page than every sentence of the answer is another task's.
-  const headings = blocks.flatMap((b, i) =>
-    b.kind === 'prose' && sectionHeading.test(b.sentences[0] ?? '') ? [i] : [],
-  );
-  const sectionAt = (index: number) => headings.filter((h) => h <= index).length;
-  if (direct.length > 0 && !direct.some((s) => sectionAt(s.block) === sectionAt(firstStep))) return [];
+  if (direct.length > 0 && !direct.some((s) => sectionAt(blocks, s.block) === sectionAt(blocks, firstStep))) return [];
   const shown = steps.slice(0, MAX_STEPS);
   // Markdown numbers an ordered list on from its first item, so the list starts at the manual's first number.
   const lines = shown.map((s, i) => `${shown[0]!.number + i}. ${escapeMarkdown(clip(s.text, STEP_CHARS))}`);
@@ -460,13 +460,12 @@ function codeOf(
     b?.kind === 'prose' && /^(?:problem|symptom)\b/i.test(b.sentences[0] ?? '');
   const first = direct.length > 0 ? Math.min(...direct.map((s) => s.block)) : -1;
   // A listing above the numbered heading of the answer's section ends the section before.
-  const startsSection = (b: Block | undefined) => b?.kind === 'prose' && sectionHeading.test(b.sentences[0] ?? '');
   const ownEntry = (index: number) =>
     first < 0 ||
     !blocks.some(
       (b, i) =>
         (startsEntry(b) && ((i > after && i < index) || (i > index && i <= first))) ||
-        (startsSection(b) && i > index && i <= first),
+        (opensSection(b) && i > index && i <= first),
     );
   const code = blocks.flatMap((b, index) =>
     b.kind === 'code' && !shown.has(index) && ownEntry(index) ? [{ text: b.text, index }] : [],
@@ -561,12 +560,12 @@ function leadFirst(passages: Passage[], terms: Terms): Passage[] {
   // An option the question types ("what does --model-large do") is answered by its own entry in an option
   // list, not by a page that mentions it ("Use --model-large for the mcs51 port").
   const options = terms.codes.filter((code) => code.startsWith('-'));
-  const entryOf = (passage: Passage) =>
+  const hasOwnEntry = (passage: Passage) =>
     parseBlocks(passage.text).some((b) => {
       const head = b.kind === 'prose' ? b.sentences[0] : b.kind === 'code' && isOptionLine(b.text) ? b.text.trim() : '';
       return options.some((option) => head === option || head?.startsWith(`${option} `));
     });
-  if (options.length > 0 && !entryOf(first) && entryOf(second)) return [second, first, ...rest];
+  if (options.length > 0 && !hasOwnEntry(first) && hasOwnEntry(second)) return [second, first, ...rest];
   if (bestSentence(second, terms) <= bestSentence(first, terms) * LEAD_MARGIN) return passages;
   return [second, first, ...rest];
 }
@@ -588,12 +587,10 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   // A whole page holds several numbered sections: a sentence of another section than the answer's best
   // that carries less of the question ("sourcefile.cdb - An optional file (with --debug)" above "3.2.3
   // Projects with Multiple Source Files") is a line of a neighbouring topic that shares a word.
-  const sectionAt = (index: number) =>
-    blocks.slice(0, index + 1).filter((b) => b.kind === 'prose' && sectionHeading.test(b.sentences[0] ?? '')).length;
   const carried = (s: Scored) => termScore(s.text, terms);
   const top = picked.reduce<Scored | undefined>((a, s) => (a && carried(a) >= carried(s) ? a : s), undefined);
   const direct = picked.filter(
-    (s) => !top || sectionAt(s.block) === sectionAt(top.block) || carried(s) >= carried(top),
+    (s) => !top || sectionAt(blocks, s.block) === sectionAt(blocks, top.block) || carried(s) >= carried(top),
   );
   // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.
   const bestScore = Math.max(0, ...direct.map((s) => termScore(s.text, terms)));

@@ -1,3 +1,11 @@
+/**
+ * What decideRelevance reads of each tuned question's best candidate (coverage, word coverage, the
+ * share lacking from the library, cosine), whether it answers, and where the right page ranks:
+ *
+ *   npx tsx bench/retrieval/abstain-features.ts <database kept by run.ts --keep-db> <out.json>
+ *
+ * Tuned questions only; the held-out ones are never read (bench/README.md, branch abstain2).
+ */
 import { readFile, writeFile } from 'node:fs/promises';
 import { createPool } from '../../apps/server/src/db/pool.js';
 import { createEmbedder } from '../../apps/server/src/product/retrieval/embedder.js';

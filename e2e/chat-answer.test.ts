@@ -44,8 +44,23 @@ const PAGES = [
 // outranks it once embedded, though only page 12 says "trips" (bench/README.md, word vectors).
 const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open', SERVICE_KEY, EMBEDDINGS: 'off' });
 
+/** A controller whose status LED blinks 2 or 4 seconds, and a sensor that also says "4 second": only the question before tells which. */
+const CONTROLLER = { id: 'manual_lx5', title: 'LX-5 Controller Guide', file: 'lx-5.pdf' };
+const SENSOR = { id: 'manual_ds2', title: 'DS-2 Door Sensor Guide', file: 'ds-2.pdf' };
+
 beforeAll(async () => {
-  await seedReadyManual({ url: server.url, serviceKey: SERVICE_KEY }, MANUAL, PAGES);
+  const seeded = { url: server.url, serviceKey: SERVICE_KEY };
+  await seedReadyManual(seeded, MANUAL, PAGES);
+  await seedReadyManual(seeded, CONTROLLER, [
+    { page: 1, text: 'A 2 second blink of the LX-5 status LED means the controller waits for a network address.' },
+    {
+      page: 2,
+      text: 'A 4 second blink of the status LED means the firmware update failed; hold RESET for ten seconds.',
+    },
+  ]);
+  await seedReadyManual(seeded, SENSOR, [
+    { page: 1, text: 'A 4 second beep means the door sensor battery is low. A 4 second tone means its timer expired.' },
+  ]);
 });
 
 const openChat = (viewport: ViewportName) =>
@@ -132,6 +147,29 @@ describe.each(VIEWPORT_NAMES)('a composed answer on %s', (viewport) => {
 
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       expect(errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('short questions in a row: a follow-up leans on the question before, a new short question stands alone', async () => {
+    const { page, context, errors, chat } = await openChat(viewport);
+    /** Asks the conversation's `n`th question (from 0) and gives the first page its answer cites. */
+    const firstCited = async (question: string, n: number) => {
+      await chat.sendUserMessage(question);
+      const answer = chat.answers.nth(n);
+      await answer.and(page.locator('[data-status="done"]')).waitFor();
+      return (await chat.sourceLinks(answer).first().textContent())?.trim();
+    };
+    try {
+      expect(await firstCited('What does a 2 second blink of the LX-5 status LED mean?', 0)).toBe(
+        `${CONTROLLER.title}, page 1`,
+      );
+      // "the 4 second one" is the controller's 4 second blink, not the sensor's 4 second beep.
+      expect(await firstCited('what about the 4 second one?', 1)).toBe(`${CONTROLLER.title}, page 2`);
+      // Two words that point at nothing before are a new question, not more about the LED.
+      expect(await firstCited('Where is the intake filter?', 2)).toBe(`${MANUAL.title}, page 12`);
+      expect(errors).toEqual([]);
     } finally {
       await context.close();
     }

@@ -15,8 +15,6 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createPool } from '../../apps/server/src/db/pool.js';
-import { createEmbedder } from '../../apps/server/src/product/retrieval/embedder.js';
 import {
   fuseScores,
   HEADING_WEIGHT,
@@ -32,6 +30,7 @@ import {
   TITLE_WEIGHT,
 } from '../../apps/server/src/product/retrieval/rank.js';
 import { findCandidates } from '../../apps/server/src/product/retrieval/retrieve.js';
+import { openKeptDatabase } from './kept-database.js';
 import { CACHE_DIR } from './manuals.js';
 import type { Question } from './score.js';
 
@@ -56,32 +55,21 @@ interface Asked {
 }
 
 async function findAll(): Promise<Asked[]> {
-  const serverUrl = new URL(
-    process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
-  );
-  serverUrl.pathname = `/${args.db}`;
-  const pool = createPool(serverUrl.toString(), 10);
-  const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
-  const { questions } = JSON.parse(await readFile(new URL('./questions.json', import.meta.url), 'utf8')) as {
-    questions: Question[];
-  };
-  const { rows: manuals } = await pool.query<{ id: string; file_name: string }>('SELECT id, file_name FROM manuals');
-  const nameOf = new Map(manuals.map((m) => [m.id, m.file_name.replace(/\.pdf$/, '')]));
+  const { pool, embedder, tuned, pageOf, close } = await openKeptDatabase(args.db);
   const asked: Asked[] = [];
-  for (const q of questions.filter((x) => x.split === 'tuned')) {
+  for (const q of tuned) {
     const candidates = await findCandidates({ pool, embedder }, { question: q.question, role: 'technician' });
     asked.push({
       q,
       candidates: candidates.map((c) => ({
-        page: `${nameOf.get(c.row.manual_id)}:${c.row.page_number}`,
+        page: pageOf(c.row),
         features: c.features,
         semantic: c.semantic,
         listing: c.listing,
       })),
     });
   }
-  await embedder.close();
-  await pool.end();
+  await close();
   await writeFile(cacheFile, JSON.stringify(asked));
   return asked;
 }

@@ -243,8 +243,10 @@ const codePattern = (code: string, flags = '') =>
 export function termCount(text: string, term: { typed: string; isCode: boolean }, words = wordsOf(text)): number {
   const parts = wordsOf(term.typed).filter(Boolean);
   if (!term.isCode && parts.length === 1) return words.filter((w) => sameStem(w, parts[0]!)).length;
-  const code = term.typed.startsWith('-') ? term.typed : term.typed.toLowerCase();
-  return (code.startsWith('-') ? text : text.toLowerCase()).match(codePattern(code, 'g'))?.length ?? 0;
+  // An option is matched as typed ("-B" is not "-b"), the rest in lower case, as termScore does.
+  const typed = term.typed.startsWith('-');
+  const code = typed ? term.typed : term.typed.toLowerCase();
+  return (typed ? text : text.toLowerCase()).match(codePattern(code, 'g'))?.length ?? 0;
 }
 
 /**

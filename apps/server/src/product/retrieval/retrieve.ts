@@ -627,6 +627,8 @@ export async function findCandidates(
   const standInTerms = found
     .filter((t) => t.anyOf && missing.some((m) => m.typed === t.typed))
     .map((t) => ({ ...t, weight: scoredWeight.get(t.query)! }));
+  // The share of the question the library lacks altogether: the same for every candidate (decideRelevance).
+  const lackingShare = missing.reduce((sum, t) => sum + t.weight, 0) / scoredTotal;
   const mates = pageMates(rows.map((row) => ({ manual: row.manual_id, page: row.page_number })));
   // The question's own terms as scored (a stand-in's alternatives are not counted).
   const frequencies = termFrequencies(
@@ -641,7 +643,7 @@ export async function findCandidates(
     const features: LexicalFeatures = {
       wordCoverage: wordWeight ? wordsHeld / wordWeight : 0,
       coverage: Number(row.matched) / scoredTotal,
-      lacking: missing.reduce((sum, t) => sum + t.weight, 0) / scoredTotal,
+      lacking: lackingShare,
       heading: Number(row.in_heading) / scoredTotal,
       title: Number(row.in_title) / scoredTotal,
       proximity: Number(row.proximity),

@@ -1,6 +1,7 @@
 /**
  * What decideRelevance reads of each tuned question's best candidate (coverage, word coverage, the
- * share lacking from the library, cosine), whether it answers, and where the right page ranks:
+ * share lacking from the library, cosine, and the other full-text features and fused scores that
+ * bench/retrieval/abstain-fit.ts may read), whether it answers, and where the right page ranks:
  *
  *   npx tsx bench/retrieval/abstain-features.ts <database kept by run.ts --keep-db> <out.json>
  *
@@ -32,6 +33,14 @@ for (const q of tuned) {
       cos: top.semantic,
       best: top.features.bestSentence,
       title: top.features.title,
+      heading: top.features.heading,
+      proximity: top.features.proximity,
+      phrases: top.features.phrases,
+      frequency: top.features.frequency,
+      score: top.score,
+      // How far the best stands out: the fused score of the 2nd and 5th candidates.
+      second: ranked[1]?.score,
+      fifth: ranked[4]?.score,
     },
     q: q.question,
   });

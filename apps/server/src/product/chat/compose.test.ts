@@ -1224,6 +1224,42 @@ describe('composeAnswer', () => {
     expect(sources[0]!.quote).toBe('The purge valve opens at every start (see Chapt. 16.5) for the standard cycle.');
   });
 
+  it('answers an error message printed as a listing with the sentence under it that explains it', () => {
+    const page = [
+      '7.3.2 Valve block',
+      '',
+      '```',
+      'valve_error:',
+      '    *** ERROR ***',
+      '    VALVE: Position sensor out of range!',
+      '```',
+      '',
+      'This message occurs whenever the stroke was taught with the valve half open; teach the stroke again with the valve shut.',
+      '',
+      '```',
+      'purge_error:',
+      '    *** ERROR ***',
+      '    PURGE: Timeout!',
+      '```',
+      '',
+      'This message is a generic message about the purge cycle.',
+    ].join('\n');
+    const { text } = composeAnswer('VALVE: Position sensor out of range! what is wrong', [passage(page)]);
+    expect(text.startsWith('This message occurs whenever the stroke was taught with the valve half open')).toBe(true);
+  });
+
+  it('starts a listing too long to show at the line that carries the question when the top would push it down', () => {
+    const config = [
+      ...Array.from({ length: 10 }, (_, i) => `field_${i} = <num> ; # numeric`),
+      'purge_delay = <num> ; # milliseconds',
+      ...Array.from({ length: 20 }, (_, i) => `extra_${i} = <yes/no> ;`),
+    ];
+    const page = ['A unit entry takes these fields:', '', '```', ...config, '```'].join('\n');
+    const { text } = composeAnswer('unit entry purge delay, ms or seconds?', [passage(page)]);
+    expect(text).toContain('```\npurge_delay = <num> ; # milliseconds\n');
+    expect(text).not.toContain('field_9');
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

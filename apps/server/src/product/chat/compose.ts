@@ -28,6 +28,7 @@ const MAX_STEPS = 8;
 const STEP_CHARS = 240;
 const MAX_CODE_BLOCKS = 2;
 const CODE_LINES = 16;
+const SHORT_LISTING = 6;
 
 // A compiler's reserved name ("__asm", "__endasm", "__at"): shown as code, as typed, not as "\_\_asm".
 const reservedName = /(?<![\p{L}\p{N}_])(__[\p{L}\p{N}_]*[\p{L}\p{N}]_*)/u;
@@ -77,6 +78,8 @@ interface Scored {
   block: number;
   /** A row of a table, which holds values rather than a full sentence. */
   row?: boolean;
+  /** The short listing above that the sentence explains ("This message occurs whenever ..."). */
+  explains?: string;
 }
 
 // A name to type: "opt_code_size", "strict_errorhandling", "GMIN=x"; not a file's ("/examples/Monte_Carlo/MC_ring.sp").
@@ -148,8 +151,25 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
     const opens = texts[order - 1]?.block !== t.block;
     return opens && above?.kind === 'code' && isOptionLine(above.text) ? `${above.text.trim()} ` : '';
   };
+  // A short listing is explained by the sentence under it that points back at it (an error message, then "This
+  // message occurs whenever ... spaced too closely together"): that sentence is read with the listing.
+  const listingAbove = (t: (typeof texts)[number], order: number) => {
+    const above = blocks[t.block - 1];
+    const opens = texts[order - 1]?.block !== t.block;
+    return opens &&
+      above?.kind === 'code' &&
+      /^(?:this|these|it)\b/i.test(t.text) &&
+      above.text.split('\n').length <= SHORT_LISTING
+      ? `${above.text} `
+      : '';
+  };
   return texts.map((t, order) => {
-    let score = termScore(headerOf(t.block) + sectionOf(t, order) + optionAbove(t, order) + t.text, terms, weights);
+    const explains = listingAbove(t, order);
+    let score = termScore(
+      headerOf(t.block) + sectionOf(t, order) + optionAbove(t, order) + explains + t.text,
+      terms,
+      weights,
+    );
     if (namesOption.test(withoutAsked(t.text)) || namedByQuestion(t.text, terms)) score *= OPTION_BONUS;
     // A sentence longer than the answer shows is cut, and its many words make it look better than it answers.
     if (t.text.length > DIRECT_ANSWER_CHARS) score /= 2;
@@ -160,6 +180,7 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
       score,
       order,
       row: inTable(blocks, t.block),
+      explains,
     };
   });
 }
@@ -502,11 +523,12 @@ function codeOf(
     // A part that is only comments (a "# AVR128DB28" banner) names what follows; the lines to type are below it.
     const asked = parts.filter((part) => termScore(part, terms) > 0 && !onlyComments(part));
     if (all > CODE_LINES && asked.length > 0 && asked.length < parts.length) lines = asked.join('\n\n').split('\n');
-    // A listing of examples too long to show whole starts at the statement that carries the most of the
-    // question when its top would hide it (".meas ac freq_at when v(out)=0.1", 28 lines down).
+    // A listing too long to show whole starts at the statement that carries the most of the question when
+    // its top would hide it or push it to the window's lower half (".meas ac freq_at when v(out)=0.1", 28
+    // lines down; "chip_erase_delay = <num> ; # micro-seconds", 10 lines down a part entry's 58).
     const scores = lines.map((line) => termScore(line, terms));
     let start = scores.indexOf(Math.max(...scores));
-    if (start < CODE_LINES) start = 0;
+    if (lines.length <= CODE_LINES || start < CODE_LINES / 2) start = 0;
     while (start > 0 && /^[\s+]/.test(lines[start]!)) start--;
     const window = lines.slice(start, start + CODE_LINES);
     const shown = fenced(window.join('\n'));
@@ -587,13 +609,14 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   // A whole page holds several numbered sections: a sentence of another section than the answer's best
   // that carries less of the question ("sourcefile.cdb - An optional file (with --debug)" above "3.2.3
   // Projects with Multiple Source Files") is a line of a neighbouring topic that shares a word.
-  const carried = (s: Scored) => termScore(s.text, terms);
+  // A sentence that explains a listing carries what the listing does ("This message occurs ..." under the error).
+  const carried = (s: Scored) => termScore((s.explains ?? '') + s.text, terms);
   const top = picked.reduce<Scored | undefined>((a, s) => (a && carried(a) >= carried(s) ? a : s), undefined);
   const direct = picked.filter(
     (s) => !top || sectionAt(blocks, s.block) === sectionAt(blocks, top.block) || carried(s) >= carried(top),
   );
   // Pages are compared by the question's terms they carry, unweighted: a word's weight depends on its page's length.
-  const bestScore = Math.max(0, ...direct.map((s) => termScore(s.text, terms)));
+  const bestScore = Math.max(0, ...direct.map(carried));
   // The manual's own name ("sdcc", "ngspice") is on most of its pages: a numbered list or a listing that
   // carries only it answers nothing.
   const topical = { ...terms, words: terms.words.filter((w) => !hasWord(best.title, w)) };

@@ -144,27 +144,27 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
     const opens = before && before.block === t.block - 1 && sectionHeading.test(before.text);
     return opens && termScore(t.text, terms) > 0 ? `${before.text} ` : '';
   };
+  // The listing right above a paragraph's first sentence, which the sentence may describe.
+  const listingAbove = (t: (typeof texts)[number], order: number) => {
+    const above = blocks[t.block - 1];
+    return texts[order - 1]?.block !== t.block && above?.kind === 'code' ? above.text : undefined;
+  };
   // An option list's description is read with the option printed on the line above it ("-B bitclock" above
   // "Specify the bit clock period ..."): the option asked for tells which entry answers.
   const optionAbove = (t: (typeof texts)[number], order: number) => {
-    const above = blocks[t.block - 1];
-    const opens = texts[order - 1]?.block !== t.block;
-    return opens && above?.kind === 'code' && isOptionLine(above.text) ? `${above.text.trim()} ` : '';
+    const above = listingAbove(t, order);
+    return above !== undefined && isOptionLine(above) ? `${above.trim()} ` : '';
   };
   // A short listing is explained by the sentence under it that points back at it (an error message, then "This
   // message occurs whenever ... spaced too closely together"): that sentence is read with the listing.
-  const listingAbove = (t: (typeof texts)[number], order: number) => {
-    const above = blocks[t.block - 1];
-    const opens = texts[order - 1]?.block !== t.block;
-    return opens &&
-      above?.kind === 'code' &&
-      /^(?:this|these|it)\b/i.test(t.text) &&
-      above.text.split('\n').length <= SHORT_LISTING
-      ? `${above.text} `
+  const explained = (t: (typeof texts)[number], order: number) => {
+    const above = listingAbove(t, order);
+    return above !== undefined && /^(?:this|these|it)\b/i.test(t.text) && above.split('\n').length <= SHORT_LISTING
+      ? `${above} `
       : '';
   };
   return texts.map((t, order) => {
-    const explains = listingAbove(t, order);
+    const explains = explained(t, order);
     let score = termScore(
       headerOf(t.block) + sectionOf(t, order) + optionAbove(t, order) + explains + t.text,
       terms,

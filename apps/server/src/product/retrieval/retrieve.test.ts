@@ -492,6 +492,25 @@ describe('short forms', () => {
   });
 });
 
+describe('part families', () => {
+  it('searches an identifier no chunk holds as the identifiers that begin with it where a letter meets a digit', async () => {
+    const lib = await oneManual('prog', 'Programmer', [
+      'Part ids: avr32dd14 AVR32DD14, avr32dd20 AVR32DD20, pic18f452 PIC18F452.',
+      'The -p option names the part by its id.',
+      'Memory from 0x8000 holds the boot loader. Error e42 stops the run.',
+    ]);
+    const coverage = async (question: string, page: number) =>
+      (await findCandidates({ pool: lib }, { question, role: 'viewer' })).find((c) => c.row.page_number === page)
+        ?.coverage ?? 0;
+    // A technician names the family; the manual lists its members.
+    expect(await firstPage(lib, 'the name for the AVR32DD')).toBe(1);
+    expect(await coverage('pic18 part id', 1)).toBeCloseTo(1);
+    // A number that goes on in digits is another number, and a short code is one of its own.
+    expect(await coverage('boot loader at 0x800', 3)).toBeLessThan(0.8);
+    expect(await coverage('error e4 stops', 3)).toBeLessThan(0.8);
+  });
+});
+
 describe('rows of part names', () => {
   const table = [
     'The following devices are supported by each routing card:',

@@ -227,6 +227,45 @@ function holdSplits(terms: Term[], splits: { typed: string; query: string; rows:
       );
 }
 
+/** A part family's members read at most, those in most chunks first: a bound in a large library. */
+const FAMILY_MEMBERS = 50;
+
+/**
+ * For each of the question's identifiers that no chunk holds, the identifiers the library holds
+ * that begin with it where a letter meets a digit ("pic18" for pic18f452, "avr32dd" for
+ * avr32dd20), with their chunks: a technician names a part family, a manual its members. Not a
+ * number that goes on in digits ("0x800" is not 0x8000), nor a code of 3 characters or fewer
+ * ("e4", "p2": an error code or a pin of its own). The prefix is read as a range of
+ * search_terms' key (in code-point order, as the embedded server's database is made with no
+ * locale), so only the family's own rows are, also in a large library.
+ */
+async function findFamilies(pool: pg.Pool, codes: Term[]): Promise<{ typed: string; query: string; rows: string }[]> {
+  const families = codes.filter((t) => /^(?=.*\p{L})(?=.*\d)[\p{L}\d]{4,}$/u.test(t.typed)).map((t) => t.typed);
+  if (families.length === 0) return [];
+  const { rows } = await pool.query<{ typed: string; query: string; rows: string }>(
+    `SELECT f.typed, quote_literal(s.lexeme)::tsquery::text AS query, s.chunks AS rows
+     FROM unnest($1::text[]) f(typed)
+     CROSS JOIN LATERAL (
+       SELECT lexeme, chunks FROM search_terms
+       WHERE lexeme > f.typed AND lexeme < left(f.typed, -1) || chr(ascii(right(f.typed, 1)) + 1)
+         AND starts_with(lexeme, f.typed) AND chunks > 0
+         AND substr(lexeme, length(f.typed) + 1, 1) ~ CASE WHEN right(f.typed, 1) ~ '[0-9]' THEN '^[[:alpha:]]' ELSE '^[0-9]' END
+       ORDER BY chunks DESC, lexeme LIMIT $2) s`,
+    [families, FAMILY_MEMBERS],
+  );
+  return rows;
+}
+
+/** An identifier no chunk holds is held where a member of its family is (findFamilies). */
+function holdFamilies(terms: Term[], members: { typed: string; query: string; rows: string }[]): void {
+  for (const t of terms)
+    if (t.isCode && t.rows === 0)
+      alsoHeldAs(
+        t,
+        members.filter((m) => m.typed === t.typed),
+      );
+}
+
 /** British endings and their American spelling, which most manuals use ("initialised", "initialized"). */
 const BRITISH_ENDINGS: [RegExp, string][] = [
   [/(?<=\p{L}{3})is(e|ed|es|ing|ation|ations|er|ers)$/u, 'iz$1'],
@@ -486,7 +525,15 @@ export async function findCandidates(
   // Read beside the candidate query: it only weighs the candidates (caught here, thrown where awaited).
   const namedManualsFound = findNamedManuals(deps.pool, terms, opts.role);
   namedManualsFound.catch(() => undefined);
-  holdSpellings(terms, await findSpellings(deps.pool, lacking));
+  const [spellings, families] = await Promise.all([
+    findSpellings(deps.pool, lacking),
+    findFamilies(
+      deps.pool,
+      terms.filter((t) => t.isCode && t.rows === 0),
+    ),
+  ]);
+  holdSpellings(terms, spellings);
+  holdFamilies(terms, families);
   holdSplits(terms, splits);
   holdOtherForms(terms, otherFormsFound);
   // A pair written as one word is the phrase too.

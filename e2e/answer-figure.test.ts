@@ -2,14 +2,15 @@
 // under the passage, drawn in the browser by pdf.js once the answer is on screen, and tapping it
 // opens the page in the in-app viewer. A real PDF with a wiring diagram on page 2 is uploaded
 // and ingested by the real server (which finds the diagram), and the live chat (no AI model)
-// answers from it, at phone and desktop width in real Chromium.
+// answers from it, at phone and desktop width in real Chromium. A figure page whose answer shows
+// steps and a command shows them before the page's image.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
 
 import { makeFigurePdf } from '../apps/server/src/data/fixtures/make-documents.js';
 import { ManualViewer } from './pages/manual-viewer.js';
-import { saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
-import { openChatAsNewUser } from './support/seeded-chat.js';
+import { saveScreenshot, unexpectedErrors, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { openChatAsNewUser, seedReadyManual } from './support/seeded-chat.js';
 import { startServerAndBrowser } from './support/server-and-browser.js';
 import { serviceApi } from './support/viewer-library.js';
 
@@ -25,6 +26,8 @@ const PAGES = [
   ['Cleaning the fan blades', 'Brush the blades clean every 500 hours and check that the fan turns freely.'],
 ];
 
+const COMPRESSOR = { id: 'manual_cx10', title: 'CX-10 Compressor Service Manual', file: 'cx-10.pdf' };
+
 const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open', SERVICE_KEY });
 
 beforeAll(async () => {
@@ -39,6 +42,28 @@ beforeAll(async () => {
     file_type: 'application/pdf',
   });
   await api.waitUntilReady('manual_cf300', 60);
+  // A page with steps and a command that also holds a figure (its file is not stored: its image is not drawn).
+  await seedReadyManual({ url: server.url, serviceKey: SERVICE_KEY }, COMPRESSOR, [
+    {
+      page: 12,
+      text: [
+        'Replacing the intake filter',
+        '',
+        'A clogged intake filter starves the CX-10 of air, so it overheats and trips on alarm A12.',
+        '',
+        '1. Switch the unit off and lock out the supply.',
+        '2. Unclip the filter cover and pull the old filter out.',
+        '3. Push the new filter in until it clicks.',
+        '',
+        'Then reset the alarm log from the service console:',
+        '',
+        '```',
+        'service reset --alarm A12',
+        '```',
+      ].join('\n'),
+    },
+  ]);
+  await api.sql([{ sql: 'UPDATE manuals SET figure_pages = ARRAY[12] WHERE id = ?', args: [COMPRESSOR.id] }]);
 });
 
 describe.each(VIEWPORT_NAMES)('an answer citing a page with a figure, on %s', (viewport: ViewportName) => {
@@ -136,4 +161,32 @@ describe.each(VIEWPORT_NAMES)('an answer citing a page with a figure, on %s', (v
       }
     },
   );
+
+  test("shows the page's steps and command before the image of its page", { timeout: 120_000 }, async () => {
+    const { page, context, errors, chat } = await openChatAsNewUser({
+      browser,
+      serverUrl: server.url,
+      viewport,
+      displayName: 'Fay Figure',
+    });
+    try {
+      await chat.sendUserMessage('The CX-10 trips on alarm A12, what do I do?');
+      const answer = await chat.waitForAnswer();
+      expect(await answer.getAttribute('data-status')).toBe('done');
+      const thumbnail = (await answer.locator('[data-page-thumbnail]').boundingBox())!;
+      const steps = (await answer.locator('ol', { hasText: 'Push the new filter in' }).boundingBox())!;
+      const command = answer.locator('pre');
+      expect(await command.textContent()).toContain('service reset --alarm A12');
+      const commandBox = (await command.boundingBox())!;
+      // What to do and what to type first; the picture of the page (to tap for the page) after them.
+      expect(thumbnail.y).toBeGreaterThanOrEqual(steps.y + steps.height);
+      expect(thumbnail.y).toBeGreaterThanOrEqual(commandBox.y + commandBox.height);
+      await answer.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await saveScreenshot(page, `answer-figure-after-steps-${viewport}`);
+      // The seeded page's file is not stored: its image is not drawn.
+      expect(unexpectedErrors(errors, [/Failed to load resource: .* 404 .*cx-10\.pdf/])).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

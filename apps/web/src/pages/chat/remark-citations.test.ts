@@ -24,11 +24,11 @@ const answer = [
 ].join('\n\n');
 
 describe('remarkPageImages', () => {
-  it('puts the image of a figure page under the block that first cites it, once', () => {
+  it('puts the image of a figure page under the block that first cites it and the steps under that block, once', () => {
     expect(blocksOf(answer, 2, [1, 2])).toEqual([
       'paragraph',
-      'image #page-image-1',
       'list',
+      'image #page-image-1',
       'paragraph',
       'image #page-image-2',
       'paragraph',
@@ -38,5 +38,24 @@ describe('remarkPageImages', () => {
   it('shows no image for a page without a figure, nor for a number that names no source', () => {
     expect(blocksOf(answer, 2, [2])).toEqual(['paragraph', 'list', 'paragraph', 'image #page-image-2', 'paragraph']);
     expect(blocksOf('See [3].', 2, [3])).toEqual(['paragraph']);
+  });
+
+  it("puts the image after the page's rows and listing, before the next page's block", () => {
+    const composed = [
+      'Use the vector table: *Guide, page 50* [1]',
+      '- 0 External 0 0x0003\n- 1 Timer 0 0x000b',
+      '```\nvoid timer_isr (void) __interrupt (1)\n```',
+      '**Guide, page 51** [2]\\\nAnother page.',
+      '```\nmake\n```',
+    ].join('\n\n');
+    expect(blocksOf(composed, 2, [1, 2])).toEqual([
+      'paragraph',
+      'list',
+      'code',
+      'image #page-image-1',
+      'paragraph',
+      'code',
+      'image #page-image-2',
+    ]);
   });
 });

@@ -48,25 +48,39 @@ function citedIn(node: Node, found: number[] = []): number[] {
   return found;
 }
 
+/** A page's own rows, steps and listings, shown under the sentence that cites it. */
+const shownUnder = (block: Node) => ['list', 'code', 'table'].includes(block.type) && citedIn(block).length === 0;
+
 /**
  * The plugin that shows a small image of a cited page holding a figure (`figures`: the source
- * numbers whose page has one) under the block of the answer that first cites it. Runs after
+ * numbers whose page has one) under the block of the answer that first cites it, after the rows,
+ * steps and listings that follow that block uncited: on a phone the lines to read and type come
+ * first, and a picture of the whole page pushed them below the first screen. Runs after
  * remarkCitations, whose links it reads.
  */
 export function remarkPageImages(figures: number[]) {
   return () => (tree: Node) => {
     if (!tree.children || figures.length === 0) return;
     const shown = new Set<number>();
-    tree.children = tree.children.flatMap((block) => {
-      const images = citedIn(block).filter((n) => figures.includes(n) && !shown.has(n));
-      for (const n of images) shown.add(n);
-      return [
-        block,
-        ...images.map((n) => ({
+    const blocks: Node[] = [];
+    let waiting: number[] = [];
+    const place = () => {
+      blocks.push(
+        ...waiting.map((n) => ({
           type: 'paragraph',
           children: [{ type: 'image', url: pageImageHref(n), children: [] }],
         })),
-      ];
-    });
+      );
+      waiting = [];
+    };
+    for (const block of tree.children) {
+      if (!shownUnder(block)) place();
+      blocks.push(block);
+      const images = citedIn(block).filter((n) => figures.includes(n) && !shown.has(n));
+      for (const n of images) shown.add(n);
+      waiting.push(...images);
+    }
+    place();
+    tree.children = blocks;
   };
 }

@@ -8,7 +8,7 @@
  * Tuned questions only; the held-out ones are never read (bench/README.md, branch abstain2).
  */
 import { writeFile } from 'node:fs/promises';
-import { decideRelevance, fuseScores } from '../../apps/server/src/product/retrieval/rank.js';
+import { answersQuestion, fuseScores } from '../../apps/server/src/product/retrieval/rank.js';
 import { findCandidates } from '../../apps/server/src/product/retrieval/retrieve.js';
 import { openKeptDatabase } from './kept-database.js';
 
@@ -22,7 +22,7 @@ for (const q of tuned) {
   out.push({
     id: q.id,
     answerable: q.manual !== null,
-    relevant: decideRelevance(top),
+    relevant: answersQuestion(ranked),
     rightAt: at,
     n: ranked.length,
     top: top && {

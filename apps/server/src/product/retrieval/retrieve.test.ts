@@ -7,6 +7,7 @@ import { questionTerms, termCount } from './passage-text.js';
 import {
   bestSentenceShare,
   bringOpeningsForward,
+  answersQuestion,
   decideRelevance,
   fencedShare,
   fuseScores,
@@ -791,6 +792,16 @@ describe('whether the library answers', () => {
     expect(decideRelevance(top(0.2))).toBe(false);
     // Nor one that holds none of its words.
     expect(decideRelevance({ ...top(0), features: { wordCoverage: 0, lacking: 0 } })).toBe(false);
+  });
+  it('answers when one of the best three candidates is relevant, not only the first', () => {
+    // "flash a hex file to an atmega328p with a usbasp": a compiler's page on hex files first, close in
+    // meaning with few of the words; the programmer's usage page, holding most of them, second.
+    const close = { coverage: 0.21, semantic: 0.65, features: { wordCoverage: 0.37, lacking: 0 } };
+    const usage = { coverage: 0.58, semantic: 0.49, features: { wordCoverage: 0.25, lacking: 0 } };
+    expect(decideRelevance(close)).toBe(false);
+    expect(answersQuestion([close, usage])).toBe(true);
+    expect(answersQuestion([close, close, close, usage])).toBe(false);
+    expect(answersQuestion([])).toBe(false);
   });
 });
 

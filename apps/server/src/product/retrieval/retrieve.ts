@@ -4,9 +4,9 @@ import { manualVisibleTo } from '../manuals/visibility.js';
 import type { Embedder } from './embedder.js';
 import { questionTerms } from './passage-text.js';
 import {
+  answersQuestion,
   bestSentenceShare,
   bringOpeningsForward,
-  decideRelevance,
   fencedShare,
   fuseScores,
   HEADING_WEIGHT,
@@ -745,7 +745,7 @@ export async function retrievePassages(
     heading: row.heading,
     score,
   });
-  if (!decideRelevance(ranked[0]))
+  if (!answersQuestion(ranked))
     return { passages: [], relevant: false, suggestions: ranked.slice(0, SUGGESTION_LIMIT).map(toPassage) };
   return {
     passages: bringOpeningsForward(ranked)

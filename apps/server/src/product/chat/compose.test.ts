@@ -1260,6 +1260,23 @@ describe('composeAnswer', () => {
     expect(text).not.toContain('field_9');
   });
 
+  it('finds a part family the question names in the rows of its members, not a longer number', () => {
+    const models = passage('-m model This option tells the service tool which compressor model is connected.', {
+      page: 9,
+    });
+    const rows = ['Supported models', '', 'cx10a CX10A', 'cx10b CX10B', 'cx20a CX20A', 'cx20b CX20B'].join('\n');
+    const table = passage(rows, { page: 15, chunkId: 'c2' });
+    const { text, sources } = composeAnswer('is there a -m name for the CX10 compressor', [models, table]);
+    expect(sources.map((s) => s.page)).toEqual([9, 15]);
+    expect(text).toContain('cx10a CX10A');
+    // A number that goes on in digits is another number: "cx100" is no member of "cx10".
+    const other = passage(['Supported models', '', 'cx100 CX100', 'cx101 CX101', 'cx102 CX102'].join('\n'), {
+      page: 15,
+      chunkId: 'c2',
+    });
+    expect(composeAnswer('is there a -m name for the CX10 compressor', [models, other]).sources).toHaveLength(1);
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

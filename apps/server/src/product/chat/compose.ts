@@ -547,10 +547,16 @@ function sourceOf(p: Passage, quote: string): ChatSource {
   };
 }
 
+/**
+ * The question's terms as the answer reads a page: a part family the technician names ("AVR32DD",
+ * "pic18") is found in the rows of its members (avr32dd20), as the search finds it.
+ */
+const composerTerms = (question: string): Terms => ({ ...questionTerms(question), families: true });
+
 /** The sentence of a passage that best carries the question's terms: what the viewer highlights. */
 export function quoteOf(question: string, text: string): string {
   const blocks = parseBlocks(text);
-  const [first] = pickSentences(sentencesOf(blocks, questionTerms(question)), 1);
+  const [first] = pickSentences(sentencesOf(blocks, composerTerms(question)), 1);
   const fallback = blocks.find((b) => b.kind !== 'prose');
   return first?.text ?? (fallback && 'text' in fallback ? fallback.text.split('\n')[0]!.trim() : '');
 }
@@ -600,7 +606,7 @@ function leadFirst(passages: Passage[], terms: Terms): Passage[] {
  * only those are sources.
  */
 export function composeAnswer(question: string, passages: Passage[]): ComposedAnswer {
-  const terms = questionTerms(question);
+  const terms = composerTerms(question);
   const [best, ...others] = leadFirst(passages, terms);
   if (!best)
     return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };

@@ -167,6 +167,8 @@ export interface Terms {
   codes: string[];
   /** Two words asked one after the other, as a manual may write them in one ("bit clock": "bitclock"). */
   pairs?: [string, string][];
+  /** Whether an identifier also matches its family's members ("avr32dd": avr32dd20, "pic18": pic18f452). */
+  families?: boolean;
 }
 
 // An option as typed ("what does -e wipe", "--stack-auto"): an identifier, dash and case included ("-e" is not "-E").
@@ -235,6 +237,19 @@ const codePattern = (code: string, flags = '') =>
     `u${flags}`,
   );
 
+/** An identifier that may name a part family: letters and digits, 4 characters or more ("pic18", "avr32dd"). */
+export const namesFamily = /^(?=.*\p{L})(?=.*\d)[\p{L}\d]{4,}$/u;
+
+/**
+ * A part family's members in a text: identifiers that begin with the question's where a letter meets
+ * a digit ("avr32dd" in avr32dd20, "pic18" in pic18f452); not a number going on in digits, nor a code
+ * of 3 characters or fewer (the rule the search holds families by, retrieve.ts findFamilies).
+ */
+const familyPattern = (code: string) =>
+  namesFamily.test(code)
+    ? new RegExp(`(?<![\\p{L}\\p{N}])${code}${/\d$/.test(code) ? '\\p{L}' : '\\d'}`, 'u')
+    : undefined;
+
 /**
  * How many times a term of the question occurs in a text: an identifier as typed (termScore), a
  * word in any of its forms (sameStem), a word of several parts ("flip-flop") as a phrase. `words`:
@@ -260,7 +275,9 @@ export function termScore(text: string, terms: Terms, weights?: Map<string, numb
   // The words of a slash pair found as typed ("prologue/epilogue") are counted in it, not again.
   const counted = new Set<string>();
   for (const code of terms.codes) {
-    const found = codePattern(code).test(code.startsWith('-') ? text : lower);
+    const found =
+      codePattern(code).test(code.startsWith('-') ? text : lower) ||
+      (terms.families === true && familyPattern(code)?.test(lower) === true);
     // A bare number ("the 4 second one") says less than a part number or an error code.
     if (!found) continue;
     score += /^\d+$/.test(code) ? 2 : 3;

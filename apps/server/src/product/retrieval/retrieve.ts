@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
 import { manualVisibleTo } from '../manuals/visibility.js';
 import type { Embedder } from './embedder.js';
-import { questionTerms } from './passage-text.js';
+import { namesFamily, questionTerms } from './passage-text.js';
 import {
   answersQuestion,
   bestSentenceShare,
@@ -240,7 +240,7 @@ const FAMILY_MEMBERS = 50;
  * locale), so only the family's own rows are, also in a large library.
  */
 async function findFamilies(pool: pg.Pool, codes: Term[]): Promise<{ typed: string; query: string; rows: string }[]> {
-  const families = codes.filter((t) => /^(?=.*\p{L})(?=.*\d)[\p{L}\d]{4,}$/u.test(t.typed)).map((t) => t.typed);
+  const families = codes.filter((t) => namesFamily.test(t.typed)).map((t) => t.typed);
   if (families.length === 0) return [];
   const { rows } = await pool.query<{ typed: string; query: string; rows: string }>(
     `SELECT f.typed, quote_literal(s.lexeme)::tsquery::text AS query, s.chunks AS rows

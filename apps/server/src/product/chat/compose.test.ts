@@ -1224,6 +1224,30 @@ describe('composeAnswer', () => {
     expect(sources[0]!.quote).toBe('The purge valve opens at every start (see Chapt. 16.5) for the standard cycle.');
   });
 
+  it('does not lead with "Examples:" read as the description of the general form above it', () => {
+    const page = [
+      '11.3.9 .PURGE: Purge cycle',
+      '',
+      'General form:',
+      '',
+      '```',
+      '.purge tpurge tstop <tdelay>',
+      '```',
+      '',
+      'Examples:',
+      '',
+      '```',
+      '.purge 10s 60s',
+      '.purge 5s 30s 2s',
+      '```',
+      '',
+      'The purge runs for tpurge every tstop; tdelay is the delay before the first purge cycle starts.',
+    ].join('\n');
+    const { text } = composeAnswer('.purge line, what are tpurge tstop tdelay', [passage(page)]);
+    expect(text).not.toMatch(/^\S*\.purge[^\n]*Examples:/);
+    expect(text.startsWith('The purge runs for tpurge every tstop')).toBe(true);
+  });
+
   it('answers an error message printed as a listing with the sentence under it that explains it', () => {
     const page = [
       '7.3.2 Valve block',

@@ -151,9 +151,11 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
   };
   // An option list's description is read with the option printed on the line above it ("-B bitclock" above
   // "Specify the bit clock period ..."): the option asked for tells which entry answers.
+  // Not a sentence that introduces the listing under it ("Examples:" between ".tran tstep tstop" and its examples).
   const optionAbove = (t: (typeof texts)[number], order: number) => {
     const above = listingAbove(t, order);
-    return above !== undefined && isOptionLine(above) ? `${above.trim()} ` : '';
+    const introduces = /:\s*$/.test(t.text) && blocks[t.block + 1]?.kind === 'code';
+    return above !== undefined && isOptionLine(above) && !introduces ? `${above.trim()} ` : '';
   };
   // A short listing is explained by the sentence under it that points back at it (an error message, then "This
   // message occurs whenever ... spaced too closely together"): that sentence is read with the listing.

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { makeFigurePdf } from '../apps/server/src/data/fixtures/make-documents.js';
 import { ManualViewer } from './pages/manual-viewer.js';
 import { saveScreenshot, unexpectedErrors, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { COMPRESSOR, FILTER_PAGE } from './support/compressor-manual.js';
 import { openChatAsNewUser, seedReadyManual } from './support/seeded-chat.js';
 import { startServerAndBrowser } from './support/server-and-browser.js';
 import { serviceApi } from './support/viewer-library.js';
@@ -26,8 +27,6 @@ const PAGES = [
   ['Cleaning the fan blades', 'Brush the blades clean every 500 hours and check that the fan turns freely.'],
 ];
 
-const COMPRESSOR = { id: 'manual_cx10', title: 'CX-10 Compressor Service Manual', file: 'cx-10.pdf' };
-
 const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open', SERVICE_KEY });
 
 beforeAll(async () => {
@@ -43,26 +42,7 @@ beforeAll(async () => {
   });
   await api.waitUntilReady('manual_cf300', 60);
   // A page with steps and a command that also holds a figure (its file is not stored: its image is not drawn).
-  await seedReadyManual({ url: server.url, serviceKey: SERVICE_KEY }, COMPRESSOR, [
-    {
-      page: 12,
-      text: [
-        'Replacing the intake filter',
-        '',
-        'A clogged intake filter starves the CX-10 of air, so it overheats and trips on alarm A12.',
-        '',
-        '1. Switch the unit off and lock out the supply.',
-        '2. Unclip the filter cover and pull the old filter out.',
-        '3. Push the new filter in until it clicks.',
-        '',
-        'Then reset the alarm log from the service console:',
-        '',
-        '```',
-        'service reset --alarm A12',
-        '```',
-      ].join('\n'),
-    },
-  ]);
+  await seedReadyManual({ url: server.url, serviceKey: SERVICE_KEY }, COMPRESSOR, [FILTER_PAGE]);
   await api.sql([{ sql: 'UPDATE manuals SET figure_pages = ARRAY[12] WHERE id = ?', args: [COMPRESSOR.id] }]);
 });
 

@@ -6,33 +6,15 @@ import { beforeAll, describe, expect, test } from 'vitest';
 
 import { ManualViewer } from './pages/manual-viewer.js';
 import { saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { COMMAND, COMPRESSOR, FILTER_PAGE } from './support/compressor-manual.js';
 import { startServerAndBrowser } from './support/server-and-browser.js';
 import { openChatAsNewUser, seedReadyManual } from './support/seeded-chat.js';
 
 const SERVICE_KEY = `e2e_${randomBytes(24).toString('hex')}`;
-const MANUAL = { id: 'manual_cx10', title: 'CX-10 Compressor Service Manual', file: 'cx-10.pdf' };
-const COMMAND = ['service reset --alarm A12', '    --verbose   # prints each cleared entry'];
 
-/** Page 12 as PDF extraction stores it (paragraphs, steps, a fenced command), and page 30 that also names the alarm. */
+/** Page 12 (compressor-manual.ts), and page 30 that also names the alarm. */
 const PAGES = [
-  {
-    page: 12,
-    text: [
-      'Replacing the intake filter',
-      '',
-      'The intake filter clogs after about 500 hours in a dusty plant room. A clogged filter starves the CX-10 of air, so it overheats and trips on alarm A12.',
-      '',
-      '1. Switch the unit off and lock out the supply.',
-      '2. Unclip the filter cover and pull the old filter out.',
-      '3. Push the new filter in until it clicks.',
-      '',
-      'Then reset the alarm log from the service console:',
-      '',
-      '```',
-      ...COMMAND,
-      '```',
-    ].join('\n'),
-  },
+  FILTER_PAGE,
   {
     page: 30,
     text: 'Alarm A12 can also follow a blocked condenser fan. Check that the fan turns freely before you restart the CX-10.',
@@ -50,7 +32,7 @@ const SENSOR = { id: 'manual_ds2', title: 'DS-2 Door Sensor Guide', file: 'ds-2.
 
 beforeAll(async () => {
   const seeded = { url: server.url, serviceKey: SERVICE_KEY };
-  await seedReadyManual(seeded, MANUAL, PAGES);
+  await seedReadyManual(seeded, COMPRESSOR, PAGES);
   await seedReadyManual(seeded, CONTROLLER, [
     { page: 1, text: 'A 2 second blink of the LX-5 status LED means the controller waits for a network address.' },
     {
@@ -116,14 +98,14 @@ describe.each(VIEWPORT_NAMES)('a composed answer on %s', (viewport) => {
       expect(codeBox.height).toBeGreaterThan(2 * 16); // two lines, not one run-on line
 
       // Citations [1] and [2] link to the pages they cite, as the numbered sources list does.
-      const fileUrl = `${server.url}/files/manuals/${MANUAL.file}`;
-      const first = answer.getByRole('link', { name: `Source 1: ${MANUAL.title}, page 12` });
-      const second = answer.getByRole('link', { name: `Source 2: ${MANUAL.title}, page 30` });
+      const fileUrl = `${server.url}/files/manuals/${COMPRESSOR.file}`;
+      const first = answer.getByRole('link', { name: `Source 1: ${COMPRESSOR.title}, page 12` });
+      const second = answer.getByRole('link', { name: `Source 2: ${COMPRESSOR.title}, page 30` });
       expect(await first.getAttribute('href')).toBe(`${fileUrl}#page=12`);
       expect(await second.getAttribute('href')).toBe(`${fileUrl}#page=30`);
       expect(await chat.sourceLinks(answer).allTextContents()).toEqual([
-        `${MANUAL.title}, page 12`,
-        `${MANUAL.title}, page 30`,
+        `${COMPRESSOR.title}, page 12`,
+        `${COMPRESSOR.title}, page 30`,
       ]);
       const hit = await first.evaluate((el) => {
         const box = el.getBoundingClientRect();
@@ -140,7 +122,7 @@ describe.each(VIEWPORT_NAMES)('a composed answer on %s', (viewport) => {
       await first.click();
       const viewer = new ManualViewer(page);
       await viewer.dialog.waitFor();
-      expect(await viewer.title.textContent()).toBe(MANUAL.title);
+      expect(await viewer.title.textContent()).toBe(COMPRESSOR.title);
       expect(await viewer.problem.textContent()).toContain("The manual's file could not be found.");
       await page.keyboard.press('Escape');
       await viewer.dialog.waitFor({ state: 'hidden' });
@@ -168,7 +150,7 @@ describe.each(VIEWPORT_NAMES)('a composed answer on %s', (viewport) => {
       // "the 4 second one" is the controller's 4 second blink, not the sensor's 4 second beep.
       expect(await firstCited('what about the 4 second one?', 1)).toBe(`${CONTROLLER.title}, page 2`);
       // Two words that point at nothing before are a new question, not more about the LED.
-      expect(await firstCited('Where is the intake filter?', 2)).toBe(`${MANUAL.title}, page 12`);
+      expect(await firstCited('Where is the intake filter?', 2)).toBe(`${COMPRESSOR.title}, page 12`);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -493,6 +493,22 @@ describe('short forms', () => {
   });
 });
 
+describe('switches off', () => {
+  it('searches a word no chunk holds where the library names the switch that turns it off ("gcse", --nogcse)', async () => {
+    const lib = await oneManual('cc', 'Compiler', [
+      'Options. --nogcse disables global subexpression elimination.',
+      'Functions. A large function may need more stack space.',
+      'Nodes. Every node has a name.',
+    ]);
+    const coverage = async (question: string, page: number) =>
+      (await findCandidates({ pool: lib }, { question, role: 'viewer' })).find((c) => c.row.page_number === page)
+        ?.coverage ?? 0;
+    expect(await coverage('no gcse elimination', 1)).toBeCloseTo(1);
+    // A word of 3 letters is no feature's name: "ode" is not "node".
+    expect(await coverage('ode every name', 3)).toBeLessThan(0.8);
+  });
+});
+
 describe('part families', () => {
   it('searches an identifier no chunk holds as the identifiers that begin with it where a letter meets a digit', async () => {
     const lib = await oneManual('prog', 'Programmer', [

@@ -306,6 +306,27 @@ const findSpellings = (pool: pg.Pool, missing: Term[]) =>
     }),
   );
 
+/**
+ * The question's words of 4 letters or more that no chunk holds but the library holds as the name of
+ * the switch that turns them off ("gcse" where a compiler's options read --nogcse and #pragma
+ * nogcse), each with its chunks: a tool names the option by the feature it disables. The stem is
+ * matched after "no" as indexed ("mine" is not "nominal"'s stem 'nomin').
+ */
+async function findSwitchesOff(
+  pool: pg.Pool,
+  missing: Term[],
+): Promise<{ typed: string; query: string; rows: string }[]> {
+  const words = missing.filter((t) => /^\p{L}{4,}$/u.test(t.typed) && lexemesOf(t.query).length === 1);
+  if (words.length === 0) return [];
+  const { rows } = await pool.query<{ typed: string; query: string; rows: string }>(
+    `SELECT w.typed, quote_literal(s.lexeme)::tsquery::text AS query, s.chunks AS rows
+     FROM unnest($1::text[], $2::text[]) w(typed, stem)
+     JOIN search_terms s ON s.lexeme = 'no' || w.stem AND s.chunks > 0`,
+    [words.map((t) => t.typed), words.map((t) => lexemesOf(t.query)[0]!)],
+  );
+  return rows;
+}
+
 /** The full words the library holds of the question's short forms ("sim": simulation, simulator), each with its chunks. */
 const findOtherForms = (pool: pg.Pool, words: string[]) =>
   findHeldForms(
@@ -525,8 +546,9 @@ export async function findCandidates(
   // Read beside the candidate query: it only weighs the candidates (caught here, thrown where awaited).
   const namedManualsFound = findNamedManuals(deps.pool, terms, opts.role);
   namedManualsFound.catch(() => undefined);
-  const [spellings, families] = await Promise.all([
+  const [spellings, switchesOff, families] = await Promise.all([
     findSpellings(deps.pool, lacking),
+    findSwitchesOff(deps.pool, lacking),
     findFamilies(
       deps.pool,
       terms.filter((t) => t.isCode && t.rows === 0),
@@ -535,7 +557,7 @@ export async function findCandidates(
   holdSpellings(terms, spellings);
   holdFamilies(terms, families);
   holdSplits(terms, splits);
-  holdOtherForms(terms, otherFormsFound);
+  holdOtherForms(terms, [...otherFormsFound, ...switchesOff]);
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
   const optionLines = question.options.map(optionLinePattern);

@@ -1301,6 +1301,41 @@ describe('composeAnswer', () => {
     expect(composeAnswer('is there a -m name for the CX10 compressor', [models, other]).sources).toHaveLength(1);
   });
 
+  it('names the option its description is about for any sentence of the description, not only the first', () => {
+    const options = [
+      '```',
+      '‘purge=<n>’',
+      '```',
+      '',
+      'Sets the interval, in minutes, between two openings of the purge valve on the receiver. Connecting a drain hose to the purge outlet, you can empty the tank when the float switch sticks.',
+      '',
+      '```',
+      '‘fanspeed=<n>’',
+      '```',
+      '',
+      'Sets the fan speed, then exit.',
+    ].join('\n');
+    const { text } = composeAnswer('float switch stuck, can I still empty the tank', [passage(options)]);
+    expect(text.startsWith('`‘purge=<n>’`: Connecting a drain hose to the purge outlet')).toBe(true);
+  });
+
+  it('names the option of a further page as the lead names its own', () => {
+    const options = [
+      '```',
+      '‘purgewait=<n>’',
+      '```',
+      '',
+      'Waits n seconds after alarm A12 before the purge valve opens.',
+    ];
+    const { text } = composeAnswer('alarm A12 on the CX-10', [
+      passage(filterPage),
+      passage(options.join('\n'), { chunkId: 'c2', page: 30 }),
+    ]);
+    expect(text).toContain(
+      '**CX-10 Compressor Service Manual, page 30** [2]\\\n`‘purgewait=<n>’`: Waits n seconds after alarm A12',
+    );
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

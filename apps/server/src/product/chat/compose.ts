@@ -388,8 +388,6 @@ const optionAtStart = /^[‘'"]?(-{1,2}[A-Za-z][\w-]*|\.[a-z]\w*|(?:[a-z]+ )?[A-
 const quotedName = /^[‘'][A-Za-z][\w-]*[’']$/;
 const isOptionLine = (code: string) =>
   !code.includes('\n') && code.trim().length <= 60 && (optionAtStart.test(code.trim()) || quotedName.test(code.trim()));
-// "Use this option for ...": a sentence that names its option only by pointing back at it.
-const pointsBack = /\b(?:this|that|the above) (?:option|switch|flag|keyword|variable|parameter|command)\b/i;
 
 // A numbered section named by the command it describes: "2.12 .TEMP", "15.6.4 .FOUR: Fourier Analysis of ...".
 const commandHeading = /^\d+(?:\.\d+)+\.?\s+(\.[A-Za-z]\w*|--?[A-Za-z][\w-]*)(?=:|\s|$)/;
@@ -413,8 +411,9 @@ function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
   const heading = place === 0 && before?.kind === 'prose' && before.sentences.length === 1 ? before.sentences[0]! : '';
   const command = commandHeading.exec(heading)?.[1];
   if (command) return sentence.text.toLowerCase().includes(command.toLowerCase()) ? undefined : command;
-  if (before?.kind !== 'code' || !isOptionLine(before.text)) return undefined;
-  return place === 0 || pointsBack.test(sentence.text) ? before.text.trim() : undefined;
+  // Every sentence of an option's description is about it, not only the first ("‘cpufreq=125..4000’" above
+  // "This sets the AUX pin ... Connecting the AUX pin to the XTAL1 pin ..., you can provide it a clock").
+  return before?.kind === 'code' && isOptionLine(before.text) ? before.text.trim() : undefined;
 }
 
 /** The passage's last sentence, cut where the page ends ("... while reprogramming the flash ROM, each"): it goes on. */
@@ -693,7 +692,11 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     sources.push(sourceOf(passage, sentences[0]!.text));
     const joined = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);
     const text = cutAtEnd(passageBlocks, sentences.at(-1)!) && !joined.endsWith('…') ? `${joined}…` : joined;
-    further.push(`**${label(passage)}** [${sources.length}]\\\n${escapeMarkdown(text)}`);
+    // An option list's entry is named by its option, as the lead is ("`‘serial_recv_timeout=1...’`: Especially ...").
+    const subject = subjectOf(passageBlocks, sentences[0]!);
+    further.push(
+      `**${label(passage)}** [${sources.length}]\\\n${subject ? `${inlineCode(subject)}: ` : ''}${escapeMarkdown(text)}`,
+    );
   }
   if (further.length > 0) parts.push(`**Also in your manuals**\n\n${further.join('\n\n')}`);
   parts.push(LOCAL_ANSWER_NOTE);

@@ -227,6 +227,9 @@ function holdSplits(terms: Term[], splits: { typed: string; query: string; rows:
       );
 }
 
+/** An identifier no chunk holds (a part family's name, findFamilies). */
+const unheldCode = (t: Term) => t.isCode && t.rows === 0;
+
 /** A part family's members read at most, those in most chunks first: a bound in a large library. */
 const FAMILY_MEMBERS = 50;
 
@@ -254,16 +257,6 @@ async function findFamilies(pool: pg.Pool, codes: Term[]): Promise<{ typed: stri
     [families, FAMILY_MEMBERS],
   );
   return rows;
-}
-
-/** An identifier no chunk holds is held where a member of its family is (findFamilies). */
-function holdFamilies(terms: Term[], members: { typed: string; query: string; rows: string }[]): void {
-  for (const t of terms)
-    if (t.isCode && t.rows === 0)
-      alsoHeldAs(
-        t,
-        members.filter((m) => m.typed === t.typed),
-      );
 }
 
 /** British endings and their American spelling, which most manuals use ("initialised", "initialized"). */
@@ -335,15 +328,21 @@ const findOtherForms = (pool: pg.Pool, words: string[]) =>
   );
 
 /**
- * A short form is held where its full words are, as the same term ("config" where the manual
- * writes "configuration"); the word as typed stays searched where the library holds it.
+ * Each chosen term is also held where the library holds what was found for it, as the same term: a
+ * short form where its full words are ("config" where the manual writes "configuration"), a word
+ * where the switch that turns it off is, a part family where its members are. The term as typed
+ * stays searched where the library holds it.
  */
-function holdOtherForms(terms: Term[], otherFormsFound: { typed: string; query: string; rows: string }[]): void {
+function holdAlso(
+  terms: Term[],
+  found: { typed: string; query: string; rows: string }[],
+  which: (t: Term) => boolean,
+): void {
   for (const t of terms)
-    if (!t.isCode)
+    if (which(t))
       alsoHeldAs(
         t,
-        otherFormsFound.filter((f) => f.typed === t.typed && f.query !== t.query),
+        found.filter((f) => f.typed === t.typed && f.query !== t.query),
       );
 }
 
@@ -549,15 +548,13 @@ export async function findCandidates(
   const [spellings, switchesOff, families] = await Promise.all([
     findSpellings(deps.pool, lacking),
     findSwitchesOff(deps.pool, lacking),
-    findFamilies(
-      deps.pool,
-      terms.filter((t) => t.isCode && t.rows === 0),
-    ),
+    findFamilies(deps.pool, terms.filter(unheldCode)),
   ]);
   holdSpellings(terms, spellings);
-  holdFamilies(terms, families);
+  // An identifier no chunk holds is held where a member of its family is (findFamilies).
+  holdAlso(terms, families, unheldCode);
   holdSplits(terms, splits);
-  holdOtherForms(terms, [...otherFormsFound, ...switchesOff]);
+  holdAlso(terms, [...otherFormsFound, ...switchesOff], (t) => !t.isCode);
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
   const optionLines = question.options.map(optionLinePattern);

@@ -24,6 +24,8 @@ export interface LexicalFeatures {
   bestSentence: number;
   /** Whether the chunk's manual is one the question names (findNamedManuals in retrieve.ts). */
   namedManual?: boolean;
+  /** Whether the chunk's manual is the only one whose candidates hold the question's identifiers (soleManual). */
+  soleManual?: boolean;
   /** Share of PAGE_MATES other candidates from the chunk's page (pageMates), 0 to 1. */
   pageMates?: number;
   /** How often the chunk repeats the question's terms, saturated and for its length (termFrequencies), 0 to 1. */
@@ -147,6 +149,28 @@ export const LISTING_PENALTY = 0.3;
  * the manual's pages repeat it. Any weight from 0.15 to 0.5 gives the same tuned ranking.
  */
 export const NAMED_MANUAL_BONUS = 0.25;
+
+/**
+ * Added to the score of a chunk of the one manual whose candidates alone hold the question's
+ * identifiers ("flash a hex file to an atmega328p with a usbasp"): the question is about that
+ * manual, and another's page close in meaning that shares only its common words ("hex", "file")
+ * answers something else. At 0.1 or 0.25 the tuned ranking gains one place and loses none; the
+ * question's rarest words as well (when it has no identifier) flag the wrong manual more often
+ * (bench/README.md, branch rankN).
+ */
+export const SOLE_MANUAL_BONUS = 0.1;
+
+/**
+ * For each candidate, whether its manual is the only one whose candidates hold one of the
+ * question's identifiers (`holds`): false for all when none holds one, when several manuals do,
+ * or when the candidates are of one manual only.
+ */
+export function soleManual(candidates: { manual: string; holds: boolean }[]): boolean[] {
+  const holding = new Set(candidates.filter((c) => c.holds).map((c) => c.manual));
+  const manuals = new Set(candidates.map((c) => c.manual));
+  const [sole] = holding;
+  return candidates.map((c) => holding.size === 1 && manuals.size > 1 && c.manual === sole);
+}
 
 /**
  * Added, times the share, to the score of a chunk whose page holds other candidates (chunks with
@@ -282,7 +306,8 @@ export function namesShare(text: string, chars: number): number {
  * of the others, so a library still being indexed is neither favoured nor buried, and so does
  * the listing share of one with an embedding (fencedShare). A contents or index page is held
  * back: it holds the question's words and answers nothing. A page of a manual the question names
- * comes forward (NAMED_MANUAL_BONUS), and so, a little, does one whose page holds other candidates (PAGE_MATES_WEIGHT)
+ * comes forward (NAMED_MANUAL_BONUS), a little one of the manual that alone holds its identifiers
+ * (SOLE_MANUAL_BONUS), and so, a little, does one whose page holds other candidates (PAGE_MATES_WEIGHT)
  * and one that repeats the question's terms (FREQUENCY_WEIGHT).
  */
 export function fuseScores<Row>(
@@ -303,6 +328,7 @@ export function fuseScores<Row>(
         weights.semantic * cosine(c) -
         (c.listing ? weights.listing : 0) +
         (c.features.namedManual ? NAMED_MANUAL_BONUS : 0) +
+        (c.features.soleManual ? SOLE_MANUAL_BONUS : 0) +
         PAGE_MATES_WEIGHT * (c.features.pageMates ?? 0) +
         FREQUENCY_WEIGHT * (c.features.frequency ?? 0),
     }))

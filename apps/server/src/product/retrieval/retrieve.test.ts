@@ -678,6 +678,45 @@ describe('a manual the question names', () => {
   });
 });
 
+describe('the manual that alone holds the identifiers', () => {
+  it("marks the chunks of the one manual whose candidates hold the question's identifier", async () => {
+    const lib = await libraryOf(
+      [
+        { id: 'prog', title: 'Programmer guide' },
+        { id: 'cc', title: 'Compiler guide' },
+      ],
+      [
+        ['prog', 'Write a hex file to the flash of an atmega328p: -U flash:w:main.hex:i.'],
+        ['prog', 'Programmers: the usbasp and the stk500.'],
+        ['cc', 'The linker writes an Intel hex file; a postprocessor packs the hex file.'],
+        ['cc', 'Ports: the stk500 board is supported.'],
+      ],
+    );
+    const sole = async (question: string) =>
+      new Set(
+        (await findCandidates({ pool: lib }, { question, role: 'viewer' }))
+          .filter((c) => c.features.soleManual)
+          .map((c) => c.row.manual_id),
+      );
+    expect(await sole('how do I flash a hex file to an atmega328p with a usbasp')).toEqual(new Set(['prog']));
+    // Both manuals' pages hold "stk500": it says nothing of which manual the question is about.
+    expect(await sole('write a hex file with the stk500')).toEqual(new Set());
+  });
+
+  it('puts a page of that manual above a page of another that is a little closer to the question', () => {
+    const candidate = (row: string, semantic: number, soleManual: boolean) => ({
+      row,
+      features: { ...PLAIN_FEATURES, soleManual },
+      lexical: 1,
+      coverage: 1,
+      semantic,
+      listing: false,
+    });
+    const ranked = fuseScores([candidate('hex postprocessing', 0.56, false), candidate('programmer usage', 0.5, true)]);
+    expect(ranked[0]?.row).toBe('programmer usage');
+  });
+});
+
 describe('pages about the subject', () => {
   it("counts the other candidates from each candidate's page", async () => {
     const lib = await oneManual('pm', 'Programmer guide', [

@@ -19,6 +19,7 @@ import {
   PHRASE_WEIGHT,
   PROXIMITY_WEIGHT,
   type ScoredCandidate,
+  soleManual,
   termFrequencies,
   TITLE_WEIGHT,
 } from './rank.js';
@@ -701,10 +702,16 @@ export async function findCandidates(
     rows.map((row) => row.extracted_text),
     found.flatMap((t) => (t.anyOf ? [] : [{ ...t, weight: scoredWeight.get(t.query)! }])),
   );
-  return rows.map((row, i) => {
+  const holders = rows.map((row) => {
     const held = new Set([...lexemesIn(row.lexemes), ...lexemesIn(row.title_lexemes)]);
     const holds = (query: string) => lexemesOf(query).every((l) => held.has(l));
-    const has = (t: Term) => (t.anyOf ? t.anyOf.some(holds) : holds(t.query));
+    return (t: Term) => (t.anyOf ? t.anyOf.some(holds) : holds(t.query));
+  });
+  // The question's identifiers say which manual it is about: when one manual's candidates alone hold them (soleManual).
+  const codes = found.filter((t) => t.isCode && !t.anyOf);
+  const sole = soleManual(rows.map((row, i) => ({ manual: row.manual_id, holds: codes.some(holders[i]!) })));
+  return rows.map((row, i) => {
+    const has = holders[i]!;
     const wordsHeld = [...words, ...standInTerms].reduce((sum, t) => sum + (has(t) ? t.weight : 0), 0);
     const features: LexicalFeatures = {
       wordCoverage: wordWeight ? wordsHeld / wordWeight : 0,
@@ -720,6 +727,7 @@ export async function findCandidates(
       settingLine: settingLines.some((line) => line.test(row.extracted_text)),
       bestSentence: bestSentenceShare(row.extracted_text, sentenceTerms),
       namedManual: namedManuals.has(row.manual_id),
+      soleManual: sole[i],
       pageMates: mates[i],
       frequency: frequencies[i],
     };

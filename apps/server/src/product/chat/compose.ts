@@ -424,6 +424,15 @@ function cutAtEnd(blocks: Block[], s: Scored): boolean {
   );
 }
 
+/**
+ * Text shown for the sentences that end with `last`: named by the option or command they describe
+ * (`subject`), and with "…" when the page cuts `last` off.
+ */
+function shownText(blocks: Block[], last: Scored, text: string, subject: string | undefined): string {
+  const goesOn = cutAtEnd(blocks, last) && !text.endsWith('…');
+  return (subject ? `${inlineCode(subject)}: ` : '') + escapeMarkdown(goesOn ? `${text}…` : text);
+}
+
 /** The direct answer's sentences: one paragraph's run on, another paragraph starts a new line. */
 function directText(sentences: Scored[], blocks: Block[]): string {
   const lines: string[] = [];
@@ -431,10 +440,7 @@ function directText(sentences: Scored[], blocks: Block[]): string {
     const named = i === 0 || sentences[i - 1]!.block !== s.block ? subjectOf(blocks, s) : undefined;
     // A subject the line above shows already (the section's heading is a chosen sentence) is not repeated.
     const subject = named && !sentences[i - 1]?.text.includes(named) ? named : undefined;
-    const shown = clip(s.text, DIRECT_ANSWER_CHARS);
-    const text =
-      (subject ? `${inlineCode(subject)}: ` : '') +
-      escapeMarkdown(cutAtEnd(blocks, s) && !shown.endsWith('…') ? `${shown}…` : shown);
+    const text = shownText(blocks, s, clip(s.text, DIRECT_ANSWER_CHARS), subject);
     if (i > 0 && sentences[i - 1]!.block === s.block) lines[lines.length - 1] += ` ${text}`;
     else lines.push(text);
   });
@@ -691,12 +697,9 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     shownPages.add(key);
     sources.push(sourceOf(passage, sentences[0]!.text));
     const joined = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);
-    const text = cutAtEnd(passageBlocks, sentences.at(-1)!) && !joined.endsWith('…') ? `${joined}…` : joined;
     // An option list's entry is named by its option, as the lead is ("`‘serial_recv_timeout=1...’`: Especially ...").
-    const subject = subjectOf(passageBlocks, sentences[0]!);
-    further.push(
-      `**${label(passage)}** [${sources.length}]\\\n${subject ? `${inlineCode(subject)}: ` : ''}${escapeMarkdown(text)}`,
-    );
+    const text = shownText(passageBlocks, sentences.at(-1)!, joined, subjectOf(passageBlocks, sentences[0]!));
+    further.push(`**${label(passage)}** [${sources.length}]\\\n${text}`);
   }
   if (further.length > 0) parts.push(`**Also in your manuals**\n\n${further.join('\n\n')}`);
   parts.push(LOCAL_ANSWER_NOTE);

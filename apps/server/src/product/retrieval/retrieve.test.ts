@@ -57,6 +57,10 @@ const oneManual = (id: string, title: string, pages: string[]) =>
 const firstPage = async (pool: pg.Pool, question: string) =>
   (await retrievePassages({ pool }, { question, role: 'viewer' })).passages[0]?.page;
 
+/** The coverage of a page's candidate for a question, 0 when the page is no candidate. */
+const coverageOn = async (pool: pg.Pool, question: string, page: number) =>
+  (await findCandidates({ pool }, { question, role: 'viewer' })).find((c) => c.row.page_number === page)?.coverage ?? 0;
+
 // A generated library: 24 manuals of 8 pages, each page about one subject, with the boilerplate
 // real manuals repeat on every page. Questions whose answers sit on known pages, asked the way
 // a technician would, including part numbers and error codes.
@@ -483,13 +487,10 @@ describe('short forms', () => {
       'Stopping. A simulation stops when the time step is too small.',
       'Relays. A relay stops when its coil is off.',
     ]);
-    const coverage = async (question: string, page: number) =>
-      (await findCandidates({ pool: lib }, { question, role: 'viewer' })).find((c) => c.row.page_number === page)
-        ?.coverage;
     // "sim" is held by the page that writes "simulation", and still by the one that writes "sim".
     expect(await firstPage(lib, 'my sim stops')).toBe(2);
-    expect(await coverage('my sim stops', 2)).toBeCloseTo(1);
-    expect(await coverage('sim status', 1)).toBeCloseTo(1);
+    expect(await coverageOn(lib, 'my sim stops', 2)).toBeCloseTo(1);
+    expect(await coverageOn(lib, 'sim status', 1)).toBeCloseTo(1);
   });
 });
 
@@ -500,12 +501,9 @@ describe('switches off', () => {
       'Functions. A large function may need more stack space.',
       'Nodes. Every node has a name.',
     ]);
-    const coverage = async (question: string, page: number) =>
-      (await findCandidates({ pool: lib }, { question, role: 'viewer' })).find((c) => c.row.page_number === page)
-        ?.coverage ?? 0;
-    expect(await coverage('no gcse elimination', 1)).toBeCloseTo(1);
+    expect(await coverageOn(lib, 'no gcse elimination', 1)).toBeCloseTo(1);
     // A word of 3 letters is no feature's name: "ode" is not "node".
-    expect(await coverage('ode every name', 3)).toBeLessThan(0.8);
+    expect(await coverageOn(lib, 'ode every name', 3)).toBeLessThan(0.8);
   });
 });
 
@@ -516,15 +514,12 @@ describe('part families', () => {
       'The -p option names the part by its id.',
       'Memory from 0x8000 holds the boot loader. Error e42 stops the run.',
     ]);
-    const coverage = async (question: string, page: number) =>
-      (await findCandidates({ pool: lib }, { question, role: 'viewer' })).find((c) => c.row.page_number === page)
-        ?.coverage ?? 0;
     // A technician names the family; the manual lists its members.
     expect(await firstPage(lib, 'the name for the AVR32DD')).toBe(1);
-    expect(await coverage('pic18 part id', 1)).toBeCloseTo(1);
+    expect(await coverageOn(lib, 'pic18 part id', 1)).toBeCloseTo(1);
     // A number that goes on in digits is another number, and a short code is one of its own.
-    expect(await coverage('boot loader at 0x800', 3)).toBeLessThan(0.8);
-    expect(await coverage('error e4 stops', 3)).toBeLessThan(0.8);
+    expect(await coverageOn(lib, 'boot loader at 0x800', 3)).toBeLessThan(0.8);
+    expect(await coverageOn(lib, 'error e4 stops', 3)).toBeLessThan(0.8);
   });
 });
 

@@ -942,6 +942,31 @@ describe('composeAnswer', () => {
     expect(text.startsWith('To clear an A-series alarm, hold the RESET key for three seconds.\\\n*CX-10')).toBe(true);
   });
 
+  it("never leads with a footnote, nor with the line that goes on with it, nor with the page's running head", () => {
+    // avrdude's -p page: the notes of the part table above the option list, as extraction prints them.
+    const usage = [
+      'Chapter 2: Command Line Options 12',
+      'lgt8f328p LGT8F328P',
+      'lgt8f88p LGT8F88P',
+      '(*) The AT90S2323 and ATtiny22 use the same algorithm.',
+      '(**) Flash addressing above 128 KB is not supported by all programming hardware. Known to work are jtag2, stk500v2, and bit-bang programmers.',
+      '(***) The ATtiny11 can only be programmed in high-voltage serial mode.',
+      '(****) The ISP programming protocol of the AT90S1200 differs in subtle ways from that of other AVRs. Thus, not all programmers support this device.',
+      'Known to work are all direct bitbang programmers, and all programmers talking the STK500v2 protocol.',
+      '',
+      '```',
+      '-c programmer-id',
+      '```',
+      '',
+      'Specify the programmer to be used. AVRDUDE knows about several common programmers. Use this option to specify which one to use. The programmer-id parameter is the programmer’s id listed in the configuration file.',
+    ].join('\n');
+    const { text } = composeAnswer('how do I flash a hex file to an atmega328p with a usbasp programmer', [
+      passage(usage),
+    ]);
+    expect(text.startsWith('`-c programmer-id`: ')).toBe(true);
+    expect(text).not.toMatch(/\(\\\*|Known to work|Chapter 2/);
+  });
+
   it('answers from a listing of examples: leads with its page, shows the lines that carry the question, introduced by its line', () => {
     const examples = passage(
       [
@@ -1333,6 +1358,35 @@ describe('composeAnswer', () => {
     ]);
     expect(text).toContain(
       '**CX-10 Compressor Service Manual, page 30** [2]\\\n`‘purgewait=<n>’`: Waits n seconds after alarm A12',
+    );
+  });
+
+  it('shows first the further page that carries more of the question', () => {
+    const sdcc = { manualId: 'manual_sdcc', title: 'SDCC Compiler User Guide' };
+    const pic14 = [
+      '4.6.9.2 Regression tests fail',
+      '',
+      'Though the small subset of regression tests in src/regression passes, SDCC regression test suite does not, indicating that there are still major bugs in the port. However, many smaller projects have successfully used SDCC in the past...',
+    ].join('\n');
+    const registers = [
+      'Register Allocation The register allocation determines the type and number of registers needed by each operand.',
+      'In most MCUs only a few registers can be used for indirect addressing. The compiler will try to keep operands in registers as much as possible; there are several schemes the compiler uses to do achieve this. When the compiler runs out of registers the compiler will check to see if there are any live operands which is not used or defined in the current basic block',
+    ].join('\n');
+    const tests = [
+      'You’ll find the test code in the directory sdcc/support/regression. You can run these tests manually by running make in this directory (or f.e. ”make test-mcs51” if you don’t want to run the complete tests). The test code might also be interesting if you want to look for examples checking corner cases of SDCC or if you plan to submit patches.',
+      'The PIC14 port uses a different set of regression tests , you’ll find them in the directory sdcc/src/regression.',
+    ].join('\n');
+    const { text, sources } = composeAnswer(
+      'where do the regression tests live in the source tree? only need the 8051 ones run',
+      [
+        passage(pic14, { ...sdcc, page: 80 }),
+        passage(registers, { ...sdcc, chunkId: 'c2', page: 121 }),
+        passage(tests, { ...sdcc, chunkId: 'c3', page: 109 }),
+      ],
+    );
+    expect(sources.map((s) => s.page)).toEqual([80, 109, 121]);
+    expect(text.indexOf('**SDCC Compiler User Guide, page 109** [2]')).toBeLessThan(
+      text.indexOf('**SDCC Compiler User Guide, page 121** [3]'),
     );
   });
 

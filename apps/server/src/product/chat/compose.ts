@@ -24,6 +24,7 @@ const DIRECT_ANSWER_CHARS = 420;
 const FURTHER_CHARS = 180;
 const OPTION_BONUS = 1.5;
 const LEAD_MARGIN = 2;
+const FURTHER_MARGIN = 1.5;
 const MAX_STEPS = 8;
 const STEP_CHARS = 240;
 const MAX_CODE_BLOCKS = 2;
@@ -98,8 +99,28 @@ const opensSection = (b: Block | undefined) => b?.kind === 'prose' && sectionHea
 /** How many numbered sections of the passage have opened by block `index`: the blocks of one section share it. */
 const sectionAt = (blocks: Block[], index: number) => blocks.slice(0, index + 1).filter(opensSection).length;
 
-// A footnote as extraction prints it, its number run into its first word: "6This is a slightly more stringent rule ...".
-const footnote = /^\d{1,2}\p{Lu}\p{Ll}/u;
+// A footnote as extraction prints it: its number run into its first word ("6This is a slightly more stringent
+// rule ..."), or its asterisks in brackets ("(**) Flash addressing above 128 KB is not supported ...").
+const footnote = /^(?:\d{1,2}\p{Lu}\p{Ll}|\(\*+\)\s)/u;
+
+/**
+ * A page's blocks as the answer reads them: without its footnotes, which are asides to the text they are
+ * marked in (often a table's, on the page before) and must never lead an answer. A footnote runs from its
+ * marker to the next blank line ("(****) The ISP programming protocol ..." and the "Known to work are ..."
+ * line under it). parseBlocks leaves out the page's running head.
+ */
+function answerBlocks(text: string): Block[] {
+  const kept: string[] = [];
+  let inCode = false;
+  let inFootnote = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*```/.test(line)) inCode = !inCode;
+    if (!line.trim()) inFootnote = false;
+    else if (!inCode && footnote.test(line.trim())) inFootnote = true;
+    if (!inFootnote) kept.push(line);
+  }
+  return parseBlocks(kept.join('\n'));
+}
 
 /**
  * The passage's sentences scored against the question. A word of the question found in few
@@ -175,8 +196,6 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
     if (namesOption.test(withoutAsked(t.text)) || namedByQuestion(t.text, terms)) score *= OPTION_BONUS;
     // A sentence longer than the answer shows is cut, and its many words make it look better than it answers.
     if (t.text.length > DIRECT_ANSWER_CHARS) score /= 2;
-    // A footnote is an aside to the text it is marked in, not the answer.
-    if (footnote.test((blocks[t.block] as Extract<Block, { kind: 'prose' }>).sentences[0]!)) score /= 2;
     return {
       ...t,
       score,
@@ -562,7 +581,7 @@ const composerTerms = (question: string): Terms => ({ ...questionTerms(question)
 
 /** The sentence of a passage that best carries the question's terms: what the viewer highlights. */
 export function quoteOf(question: string, text: string): string {
-  const blocks = parseBlocks(text);
+  const blocks = answerBlocks(text);
   const [first] = pickSentences(sentencesOf(blocks, composerTerms(question)), 1);
   const fallback = blocks.find((b) => b.kind !== 'prose');
   return first?.text ?? (fallback && 'text' in fallback ? fallback.text.split('\n')[0]!.trim() : '');
@@ -579,7 +598,7 @@ const isDrawing = (text: string) => {
 
 /** How much of the question the passage's best sentence or line of code carries, unweighted. */
 const bestSentence = (passage: Passage, terms: Terms) => {
-  const blocks = parseBlocks(passage.text);
+  const blocks = answerBlocks(passage.text);
   // An example listing answers by its lines (".meas ac freq_at when v(out)=0.1"), not by its few sentences.
   const lines = blocks.flatMap((b) => (b.kind === 'code' ? b.text.split('\n') : []));
   return Math.max(0, ...[...sentencesOf(blocks, terms).map((s) => s.text), ...lines].map((t) => termScore(t, terms)));
@@ -617,7 +636,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const [best, ...others] = leadFirst(passages, terms);
   if (!best)
     return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
-  const blocks = parseBlocks(best.text);
+  const blocks = answerBlocks(best.text);
   const picked = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
   // A whole page holds several numbered sections: a sentence of another section than the answer's best
   // that carries less of the question ("sourcefile.cdb - An optional file (with --debug)" above "3.2.3
@@ -675,15 +694,15 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   if (steps.length > 0) parts.push(steps.join('\n'));
   parts.push(...code.map((c) => c.text));
 
-  const further: string[] = [];
   const shownPages = new Set([`${best.manualId}:${best.page}`]);
+  const shown: { passage: Passage; blocks: Block[]; sentences: Scored[]; carries: number }[] = [];
   for (const passage of others) {
-    if (further.length === 2) break;
+    if (shown.length === 2) break;
     const key = `${passage.manualId}:${passage.page}`;
     // A contents or index page names the subject and answers nothing (the ranking's own rule).
     if (shownPages.has(key) || isListing(passage.text)) continue;
     // A numbered heading alone ("3.2 Terminal Mode Examples") names a section and says nothing of it.
-    const passageBlocks = parseBlocks(passage.text);
+    const passageBlocks = answerBlocks(passage.text);
     const sentences = pickSentences(sentencesOf(passageBlocks, terms), FURTHER_CHARS, 80).filter(
       (s) => !isDrawing(s.text) && !(sectionHeading.test(s.text) && !/[.!?]["'’”)]*$/.test(s.text)),
     );
@@ -692,15 +711,21 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     // and such a page that shares a word of it ("default", "skip") is noise under the answer; ranked
     // second, it is where the ranking hesitated between two manuals and often the right one.
     const needed = passage.manualId === best.manualId || passages.indexOf(passage) <= 1 ? bestScore / 2 : bestScore;
-    if (sentences.length === 0 || Math.max(...sentences.map((s) => termScore(s.text, terms))) < Math.max(1, needed))
-      continue;
+    const carries = Math.max(0, ...sentences.map((s) => termScore(s.text, terms)));
+    if (sentences.length === 0 || carries < Math.max(1, needed)) continue;
     shownPages.add(key);
+    shown.push({ passage, blocks: passageBlocks, sentences, carries });
+  }
+  // The lower ranked page comes first when it carries clearly more of the question: the second one shown often
+  // falls below the first screen.
+  if (shown[1] && shown[1].carries > shown[0]!.carries * FURTHER_MARGIN) shown.reverse();
+  const further = shown.map(({ passage, blocks: passageBlocks, sentences }) => {
     sources.push(sourceOf(passage, sentences[0]!.text));
     const joined = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);
     // An option list's entry is named by its option, as the lead is ("`‘serial_recv_timeout=1...’`: Especially ...").
     const text = shownText(passageBlocks, sentences.at(-1)!, joined, subjectOf(passageBlocks, sentences[0]!));
-    further.push(`**${label(passage)}** [${sources.length}]\\\n${text}`);
-  }
+    return `**${label(passage)}** [${sources.length}]\\\n${text}`;
+  });
   if (further.length > 0) parts.push(`**Also in your manuals**\n\n${further.join('\n\n')}`);
   parts.push(LOCAL_ANSWER_NOTE);
   return { text: parts.join('\n\n'), sources };

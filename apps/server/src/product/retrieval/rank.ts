@@ -30,6 +30,8 @@ export interface LexicalFeatures {
   pageMates?: number;
   /** How often the chunk repeats the question's terms, saturated and for its length (termFrequencies), 0 to 1. */
   frequency?: number;
+  /** Whether the chunk opens with an entry whose first sentence holds all of the question's terms (opensWithAnswer). */
+  definingEntry?: boolean;
 }
 
 // The full-text score's weights. Calibrated on bench/retrieval's tuned questions (bench/README.md).
@@ -67,6 +69,10 @@ export function isRowOfNames(line: string): boolean {
   return words.length >= 3 && words.filter((w) => /\d/.test(w)).length > words.length / 2;
 }
 
+/** The most termScore gives for all of the question's terms: a word 1, a number 2, an identifier 3. */
+const termTotal = (terms: Terms) =>
+  terms.words.length + terms.codes.reduce((sum, code) => sum + (/^\d+$/.test(code) ? 2 : 3), 0);
+
 /**
  * The share of the question's terms (passage-text's termScore: a word 1, a number 2, an
  * identifier 3) that one sentence of the text holds, the sentence holding most. Where a thing is
@@ -75,13 +81,55 @@ export function isRowOfNames(line: string): boolean {
  * row of part names is no sentence: it holds the question's part numbers and describes nothing.
  */
 export function bestSentenceShare(text: string, terms: Terms): number {
-  const total = terms.words.length + terms.codes.reduce((sum, code) => sum + (/^\d+$/.test(code) ? 2 : 3), 0);
+  const total = termTotal(terms);
   if (total === 0) return 0;
   let best = 0;
   for (const line of text.split('\n'))
     if (!isRowOfNames(line))
       for (const sentence of splitSentences(line)) best = Math.max(best, termScore(sentence, terms));
   return best / total;
+}
+
+/** A line that opens a reference entry with the option or command it describes: "-e Causes a chip erase", ".tran tstep tstop". */
+const ENTRY_LINE = /^(?:--?\p{L}[\p{L}\p{N}_-]*|\.\p{L}[\p{L}\p{N}_]*)(?=[\s:=<]|$)/u;
+/** The lines read for an entry's first sentence at most, and those that only introduce a listing. */
+const ENTRY_LINES = 12;
+const INTRODUCES_LISTING = /^(?:General form|Examples?)\s*:?$/i;
+
+/**
+ * The first sentence of the reference entry a text opens with, if it opens with one: a line that
+ * begins with an option or a command ("-e Causes a chip erase to be executed."), or one set alone
+ * between fences ("```\n-C config-file\n```" then its description), read on past listings to the end
+ * of the sentence that says what it does. The entry's name stands before that sentence.
+ */
+export function openingEntry(text: string): string | undefined {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const fencedAlone = !!lines[0]?.startsWith('```') && !!lines[2]?.startsWith('```');
+  const name = fencedAlone ? lines[1] : lines[0];
+  if (!name || !ENTRY_LINE.test(name)) return undefined;
+  let opening = name;
+  let inListing = false;
+  for (const line of lines.slice(fencedAlone ? 3 : 1, ENTRY_LINES)) {
+    if (/[.!?](?=\s|$)/.test(opening)) break;
+    if (line.startsWith('```')) inListing = !inListing;
+    else if (!inListing && !INTRODUCES_LISTING.test(line)) opening += ` ${line}`;
+  }
+  return splitSentences(opening)[0] ?? opening;
+}
+
+/**
+ * Whether the text opens with a reference entry whose first sentence holds every one of the
+ * question's words and identifiers (openingEntry): the option or command that does what is asked
+ * ("how do I erase the chip": "-e Causes a chip erase to be executed"), where a page that uses it in
+ * passing holds the same words further on ("-D Disable auto erase ... does not carry out chip erase").
+ */
+export function opensWithAnswer(text: string, terms: Terms): boolean {
+  const total = termTotal(terms);
+  const opening = openingEntry(text);
+  return total > 0 && opening !== undefined && termScore(opening, terms) >= total;
 }
 
 /** The full-text score of a candidate. */
@@ -196,6 +244,15 @@ export function pageMates(pages: { manual: string; page: number | null }[]): num
  * 0.15 it loses them (bench/README.md, branch rankK).
  */
 export const FREQUENCY_WEIGHT = 0.05;
+
+/**
+ * Added to the score of a chunk that opens with the entry that says what is asked (opensWithAnswer):
+ * it comes before pages that use the option or command in passing ("how do I erase the chip": `-e`
+ * first at 0.2, second behind `-D`'s page at 0.1). No tuned question has such a candidate, so no
+ * figure moves; counted for an entry anywhere in the chunk, or for part of the question, it moved
+ * first places down (bench/README.md, branch rankO).
+ */
+export const DEFINING_ENTRY_BONUS = 0.2;
 /** BM25's saturation and length normalisation (Robertson's usual values). */
 const SATURATION = 1.2;
 const LENGTH_NORMALISATION = 0.75;
@@ -307,8 +364,9 @@ export function namesShare(text: string, chars: number): number {
  * the listing share of one with an embedding (fencedShare). A contents or index page is held
  * back: it holds the question's words and answers nothing. A page of a manual the question names
  * comes forward (NAMED_MANUAL_BONUS), a little one of the manual that alone holds its identifiers
- * (SOLE_MANUAL_BONUS), and so, a little, does one whose page holds other candidates (PAGE_MATES_WEIGHT)
- * and one that repeats the question's terms (FREQUENCY_WEIGHT).
+ * (SOLE_MANUAL_BONUS), and so, a little, does one whose page holds other candidates (PAGE_MATES_WEIGHT),
+ * one that repeats the question's terms (FREQUENCY_WEIGHT) and one that opens with the entry that says
+ * what is asked (DEFINING_ENTRY_BONUS).
  */
 export function fuseScores<Row>(
   candidates: ScoredCandidate<Row>[],
@@ -330,7 +388,8 @@ export function fuseScores<Row>(
         (c.features.namedManual ? NAMED_MANUAL_BONUS : 0) +
         (c.features.soleManual ? SOLE_MANUAL_BONUS : 0) +
         PAGE_MATES_WEIGHT * (c.features.pageMates ?? 0) +
-        FREQUENCY_WEIGHT * (c.features.frequency ?? 0),
+        FREQUENCY_WEIGHT * (c.features.frequency ?? 0) +
+        (c.features.definingEntry ? DEFINING_ENTRY_BONUS : 0),
     }))
     .sort((a, b) => b.score - a.score);
 }

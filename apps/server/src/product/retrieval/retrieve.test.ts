@@ -16,6 +16,8 @@ import {
   lexicalScore,
   namesShare,
   OPENING_CHUNKS,
+  openingEntry,
+  opensWithAnswer,
   optionLinePattern,
   PAGE_MATES,
   sectionOpenings,
@@ -709,6 +711,51 @@ describe('the manual that alone holds the identifiers', () => {
     });
     const ranked = fuseScores([candidate('hex postprocessing', 0.56, false), candidate('programmer usage', 0.5, true)]);
     expect(ranked[0]?.row).toBe('programmer usage');
+  });
+});
+
+describe('the entry that defines what is asked', () => {
+  it('reads the first sentence of the option or command a chunk opens with', () => {
+    expect(openingEntry('-e Causes a chip erase to be executed. This will reset the flash.')).toBe(
+      '-e Causes a chip erase to be executed.',
+    );
+    // An entry set alone between fences, its general form and examples, then what it does.
+    expect(
+      openingEntry(
+        '```\n.tran tstep tstop\n```\n\nExamples:\n\n```\n.tran 1ns 100ns\n```\n\ntstep is the printing increment. The final time is tstop.',
+      ),
+    ).toBe('.tran tstep tstop tstep is the printing increment.');
+    // A chunk that starts inside another entry's text opens with none.
+    expect(openingEntry('matter, does not carry out chip erase.\n\n-D Disable auto erase for flash.')).toBeUndefined();
+  });
+
+  it('marks the chunk that opens with the entry holding the whole question, not one that uses it in passing', async () => {
+    const lib = await oneManual('pm', 'Programmer guide', [
+      'Some bootloaders do not carry out a chip erase. -A is engaged for them.\n\n-D Disable auto erase for flash. When -U writes flash, the chip is erased first.',
+      '-e Causes a chip erase to be executed. This will reset the flash and EEPROM.\n\n-F Skip the signature check.',
+    ]);
+    const candidates = await findCandidates({ pool: lib }, { question: 'how do I erase the chip', role: 'viewer' });
+    const defining = new Map(candidates.map((c) => [c.row.page_number, c.features.definingEntry]));
+    expect(defining).toEqual(
+      new Map([
+        [1, false],
+        [2, true],
+      ]),
+    );
+    expect(opensWithAnswer('-D Disable auto erase for flash.', questionTerms('how do I erase the chip'))).toBe(false);
+  });
+
+  it('puts the chunk that opens with the defining entry above one a little closer to the question', () => {
+    const candidate = (row: string, semantic: number, definingEntry: boolean) => ({
+      row,
+      features: { ...PLAIN_FEATURES, definingEntry },
+      lexical: 1,
+      coverage: 1,
+      semantic,
+      listing: false,
+    });
+    const ranked = fuseScores([candidate('-D in passing', 0.65, false), candidate('-e entry', 0.5, true)]);
+    expect(ranked[0]?.row).toBe('-e entry');
   });
 });
 

@@ -14,6 +14,7 @@ import {
   type LexicalFeatures,
   lexicalScore,
   namesShare,
+  opensWithAnswer,
   optionLinePattern,
   pageMates,
   PHRASE_WEIGHT,
@@ -730,6 +731,7 @@ export async function findCandidates(
       soleManual: sole[i],
       pageMates: mates[i],
       frequency: frequencies[i],
+      definingEntry: opensWithAnswer(row.extracted_text, sentenceTerms),
     };
     return {
       row,

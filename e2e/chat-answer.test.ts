@@ -134,6 +134,45 @@ describe.each(VIEWPORT_NAMES)('a composed answer on %s', (viewport) => {
     }
   });
 
+  test('an answer taller than the screen is read from its first line: the conversation stops at its question, not at its end', async () => {
+    const { page, context, errors, chat } = await openChat(viewport);
+    try {
+      // A short screen (a phone held sideways, a laptop with the keyboard up): the answer cannot fit whole.
+      await page.setViewportSize({ width: page.viewportSize()!.width, height: 560 });
+      await chat.sendUserMessage('Where is the intake filter?');
+      await chat.waitForAnswer();
+      await chat.sendUserMessage('The CX-10 trips on alarm A12, what do I do?');
+      const answer = await chat.waitForAnswer();
+      const box = (el: Element) => {
+        const { top, bottom } = el.getBoundingClientRect();
+        return { top, bottom };
+      };
+      const list = await chat.conversation.evaluate(box);
+      const answerBox = await answer.evaluate(box);
+      expect(answerBox.bottom - answerBox.top).toBeGreaterThan(list.bottom - list.top);
+      // The question and the direct answer under it are on screen once the conversation has glided there.
+      const inView = async () => {
+        const shown = await chat.conversation.evaluate(box);
+        const question = await chat.questions.last().evaluate(box);
+        const lead = await answer.locator('p').first().evaluate(box);
+        return question.top >= shown.top && lead.bottom <= shown.bottom;
+      };
+      await expect.poll(inView, { timeout: 5_000 }).toBe(true);
+      // On a phone the answer's lines take most of the screen's width, not a frame inside a frame.
+      if (viewport === 'phone')
+        expect(
+          await answer
+            .locator('p')
+            .first()
+            .evaluate((el) => el.getBoundingClientRect().width),
+        ).toBeGreaterThan(0.85 * page.viewportSize()!.width);
+      await saveScreenshot(page, `answer-tall-${viewport}`);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('short questions in a row: a follow-up leans on the question before, a new short question stands alone', async () => {
     const { page, context, errors, chat } = await openChat(viewport);
     /** Asks the conversation's `n`th question (from 0) and gives the first page its answer cites. */

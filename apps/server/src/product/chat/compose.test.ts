@@ -253,6 +253,29 @@ describe('composeAnswer', () => {
     expect(sources.map((s) => s.page)).toEqual([12]);
   });
 
+  it('shows an option list entry with its option as code, each entry the page runs into one paragraph on its own line', () => {
+    const options = passage(
+      '-i --interactive Run in interactive mode. This option is valid for the simulator only. -r FILE --rawfile=FILE Use rawfile as the default file into which the results are saved.',
+    );
+    const { text } = composeAnswer('save the results to a raw file in interactive mode', [options]);
+    expect(text.split('\n\n')[0]).toBe(
+      [
+        '`-i --interactive` Run in interactive mode. This option is valid for the simulator only.\\',
+        '`-r FILE --rawfile=FILE` Use rawfile as the default file into which the results are saved.\\',
+        `*${options.title}, page 12* [1]`,
+      ].join('\n'),
+    );
+    // Prose that mentions an option in passing ("When the -U option ...") and a description in lower case stay as printed.
+    const prose = composeAnswer('erase before writing the flash', [
+      passage('When the -U option is given, a chip erase runs before writing the flash. -x erase: runs it alone.'),
+    ]).text;
+    expect(
+      prose.startsWith(
+        'When the -U option is given, a chip erase runs before writing the flash. -x erase: runs it alone.',
+      ),
+    ).toBe(true);
+  });
+
   it('leads with the entry of the option the question types, not with a page that mentions it', () => {
     const mention = passage('Use --model-large for the mcs51 port, since this uses a lot of memory.', { page: 58 });
     const entry = passage(
@@ -265,7 +288,7 @@ describe('composeAnswer', () => {
     );
     const { text, sources } = composeAnswer('What does --model-large do?', [mention, entry]);
     expect(sources.map((s) => s.page)).toEqual([38, 58]);
-    expect(text.startsWith('--model-large Generate code for Large model programs.')).toBe(true);
+    expect(text.startsWith('`--model-large` Generate code for Large model programs.')).toBe(true);
   });
 
   it('marks a further page cut where the page ends as going on', () => {
@@ -773,9 +796,9 @@ describe('composeAnswer', () => {
       '--codeseg <Name> The name to be used for the code segment, default CSEG. This is useful if you need to tell the compiler to put the code in a special segment so you can later on tell the linker where to put it.',
     ].join('\n');
     const rows = composeAnswer('switch off one warning by its number', [passage(options)]).text;
-    expect(rows.startsWith(`*${passage('').title}, page 12* [1]\n\n- --no-warning \\<nnnn> Disable the warning`)).toBe(
-      true,
-    );
+    expect(
+      rows.startsWith(`*${passage('').title}, page 12* [1]\n\n- \`--no-warning <nnnn>\` Disable the warning`),
+    ).toBe(true);
     expect(rows).not.toContain('For more details');
 
     const captioned = composeAnswer('switch off one warning by its number', [
@@ -903,7 +926,7 @@ describe('composeAnswer', () => {
     );
     const other = passage('Exactly which parts wear first depends on the plant room.', { page: 7, chunkId: 'c2' });
     const { text, sources } = composeAnswer('what does -r wipe exactly', [options, other]);
-    expect(text.startsWith('-r Resets the alarm log')).toBe(true);
+    expect(text.startsWith('`-r` Resets the alarm log')).toBe(true);
     expect(sources[0]!.page).toBe(40);
   });
 

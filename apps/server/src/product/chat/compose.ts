@@ -382,7 +382,7 @@ function rowsOf(
       lines[lines.length - 1] = `${previous} ${line}`;
     else lines.push(line);
   }
-  const rows = lines.map((line) => `- ${escapeMarkdown(line)}`);
+  const rows = lines.map((line) => `- ${withOptionAsCode(line)}`);
   const direct = chosen.filter((s) => s.block < start || s.block > end);
   // Rows alone are introduced by the line before them: a caption or the columns' names, or a sentence
   // that introduces ("The following table lists...", "Possible values are:"), not any sentence that ends there.
@@ -443,13 +443,37 @@ function cutAtEnd(blocks: Block[], s: Scored): boolean {
   );
 }
 
+// An option list's entry as the page runs it into its description, the option and its arguments first:
+// "-D Disable auto erase for flash.", "-r FILE --rawfile=FILE Use rawfile as ...", "--model-small Generate ...".
+const optionToken = String.raw`--?[A-Za-z][\w-]*(?:=\S+)?`;
+const optionEntryHead = new RegExp(
+  String.raw`^(${optionToken}(?:\s+(?:${optionToken}|[A-Z][A-Z\d_]+|<[^>\s]+>))*)\s+(?=\p{Lu}(?:\p{Ll}|\s\p{Ll}))`,
+  'u',
+);
+
+/**
+ * A text shown as printed, except that an option list's entry starts a line, its option as code set
+ * apart from its description; the page may run entries into one sentence ("... ngspice only. -r FILE ...").
+ */
+function withOptionAsCode(text: string): string {
+  return text
+    .split(/(?<=[.!?]["'’”)]*)\s+(?=--?[A-Za-z])/u)
+    .map((piece, i) => {
+      const head = optionEntryHead.exec(piece)?.[1];
+      if (!head) return `${i > 0 ? ' ' : ''}${escapeMarkdown(piece)}`;
+      return `${i > 0 ? '\\\n' : ''}${inlineCode(head)} ${escapeMarkdown(piece.slice(head.length).trimStart())}`;
+    })
+    .join('');
+}
+
 /**
  * Text shown for the sentences that end with `last`: named by the option or command they describe
  * (`subject`), and with "…" when the page cuts `last` off.
  */
 function shownText(blocks: Block[], last: Scored, text: string, subject: string | undefined): string {
   const goesOn = cutAtEnd(blocks, last) && !text.endsWith('…');
-  return (subject ? `${inlineCode(subject)}: ` : '') + escapeMarkdown(goesOn ? `${text}…` : text);
+  const shown = goesOn ? `${text}…` : text;
+  return subject ? `${inlineCode(subject)}: ${escapeMarkdown(shown)}` : withOptionAsCode(shown);
 }
 
 /** The direct answer's sentences: one paragraph's run on, another paragraph starts a new line. */
@@ -460,7 +484,9 @@ function directText(sentences: Scored[], blocks: Block[]): string {
     // A subject the line above shows already (the section's heading is a chosen sentence) is not repeated.
     const subject = named && !sentences[i - 1]?.text.includes(named) ? named : undefined;
     const text = shownText(blocks, s, clip(s.text, DIRECT_ANSWER_CHARS), subject);
-    if (i > 0 && sentences[i - 1]!.block === s.block) lines[lines.length - 1] += ` ${text}`;
+    // The next entry of an option list the page runs into one paragraph starts a line of its own.
+    if (i > 0 && sentences[i - 1]!.block === s.block && !optionEntryHead.test(s.text))
+      lines[lines.length - 1] += ` ${text}`;
     else lines.push(text);
   });
   return lines.join('\\\n');

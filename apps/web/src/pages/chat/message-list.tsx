@@ -4,7 +4,26 @@ import type { ChatMessage } from './chat-message';
 import { EmptyChat } from './empty-chat';
 import { MessageBubble } from './message-bubble';
 
-/** The scrolling conversation; glides to the newest message whenever one arrives or grows. */
+/**
+ * Where the conversation scrolls to: the newest question at the top, so its answer is read from its
+ * first line (the direct answer), not from its end; of a question taller than a quarter of the list
+ * (a photo) only its end shows, the answer starting a quarter down. The list's bottom while no answer
+ * follows the question yet, or when what follows fits below it.
+ */
+function scrollTargetOf(list: HTMLElement): number {
+  const bottom = list.scrollHeight - list.clientHeight;
+  const questions = list.querySelectorAll('article[data-role="user"]');
+  const question = questions[questions.length - 1];
+  const answer = question?.nextElementSibling;
+  if (!question || !answer) return bottom;
+  const top = list.getBoundingClientRect().top - list.scrollTop;
+  const paddingTop = parseFloat(getComputedStyle(list).paddingTop) || 0;
+  const questionTop = question.getBoundingClientRect().top - top - paddingTop;
+  const answerTop = answer.getBoundingClientRect().top - top - paddingTop;
+  return Math.min(bottom, Math.max(questionTop, answerTop - list.clientHeight / 4));
+}
+
+/** The scrolling conversation; glides to the newest question and its answer whenever one arrives or grows. */
 export function MessageList({
   messages,
   busy = false,
@@ -19,7 +38,7 @@ export function MessageList({
   useEffect(() => {
     const element = scroller.current;
     // Only the list scrolls: scrollIntoView would also move the page under a phone's header.
-    if (element) element.scrollTo({ top: element.scrollHeight, behavior: 'smooth' });
+    if (element) element.scrollTo({ top: scrollTargetOf(element), behavior: 'smooth' });
   }, [messages]);
 
   return (

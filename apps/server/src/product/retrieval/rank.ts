@@ -133,18 +133,18 @@ export function opensWithAnswer(text: string, terms: Terms): boolean {
 }
 
 /** The full-text score of a candidate. */
-export function lexicalScore(f: LexicalFeatures): number {
+export function lexicalScore(f: LexicalFeatures, w: RankWeights = RANK_WEIGHTS): number {
   return (
     f.coverage +
-    HEADING_WEIGHT * f.heading +
-    TITLE_WEIGHT * f.title +
-    PROXIMITY_WEIGHT * f.proximity +
-    PHRASE_WEIGHT * f.phrases +
-    OPTION_LINE_WEIGHT * f.optionLines +
-    (f.settingLine ? SETTING_LINE_WEIGHT : 0) +
-    BEST_SENTENCE_WEIGHT * f.bestSentence +
+    w.heading * f.heading +
+    w.title * f.title +
+    w.proximity * f.proximity +
+    w.phrases * f.phrases +
+    w.optionLines * f.optionLines +
+    (f.settingLine ? w.settingLine : 0) +
+    w.bestSentence * f.bestSentence +
     // Coverage is a sum of weights over their total: 1 but for rounding.
-    (f.coverage > 1 - 1e-9 ? EVERY_TERM_WEIGHT : 0)
+    (f.coverage > 1 - 1e-9 ? w.everyTerm : 0)
   );
 }
 
@@ -306,6 +306,44 @@ export function sectionOpenings(places: (Place | undefined)[]): boolean[] {
   );
 }
 
+/** The weights of lexicalScore, fuseScores and bringOpeningsForward, as one object so a bench can try others (bench/retrieval/fit-batches.ts). */
+export interface RankWeights {
+  heading: number;
+  title: number;
+  proximity: number;
+  phrases: number;
+  optionLines: number;
+  settingLine: number;
+  bestSentence: number;
+  everyTerm: number;
+  semantic: number;
+  listing: number;
+  namedManual: number;
+  soleManual: number;
+  pageMates: number;
+  frequency: number;
+  definingEntry: number;
+  opening: number;
+}
+export const RANK_WEIGHTS: RankWeights = {
+  heading: HEADING_WEIGHT,
+  title: TITLE_WEIGHT,
+  proximity: PROXIMITY_WEIGHT,
+  phrases: PHRASE_WEIGHT,
+  optionLines: OPTION_LINE_WEIGHT,
+  settingLine: SETTING_LINE_WEIGHT,
+  bestSentence: BEST_SENTENCE_WEIGHT,
+  everyTerm: EVERY_TERM_WEIGHT,
+  semantic: SEMANTIC_WEIGHT,
+  listing: LISTING_PENALTY,
+  namedManual: NAMED_MANUAL_BONUS,
+  soleManual: SOLE_MANUAL_BONUS,
+  pageMates: PAGE_MATES_WEIGHT,
+  frequency: FREQUENCY_WEIGHT,
+  definingEntry: DEFINING_ENTRY_BONUS,
+  opening: OPENING_WEIGHT,
+};
+
 /** A line that ends in page references after a dot leader or a comma: "Resistors . . . 112", "heap, 58, 101–102". */
 const PAGE_REFERENCE_LINE = /(?:(?:\.\s?){3,}|,)\s*\d{1,4}(?:\s*[,–-]\s*\d{1,4})*\s*$/;
 /** A contents entry anywhere in a line: a dot leader and its page. */
@@ -370,7 +408,7 @@ export function namesShare(text: string, chars: number): number {
  */
 export function fuseScores<Row>(
   candidates: ScoredCandidate<Row>[],
-  weights = { semantic: SEMANTIC_WEIGHT, listing: LISTING_PENALTY },
+  weights: RankWeights = RANK_WEIGHTS,
 ): (ScoredCandidate<Row> & { score: number })[] {
   const best = Math.max(...candidates.map((c) => c.lexical), Number.MIN_VALUE);
   const known = candidates.map((c) => c.semantic).filter((s): s is number => s !== undefined);
@@ -385,11 +423,11 @@ export function fuseScores<Row>(
         c.lexical / best +
         weights.semantic * cosine(c) -
         (c.listing ? weights.listing : 0) +
-        (c.features.namedManual ? NAMED_MANUAL_BONUS : 0) +
-        (c.features.soleManual ? SOLE_MANUAL_BONUS : 0) +
-        PAGE_MATES_WEIGHT * (c.features.pageMates ?? 0) +
-        FREQUENCY_WEIGHT * (c.features.frequency ?? 0) +
-        (c.features.definingEntry ? DEFINING_ENTRY_BONUS : 0),
+        (c.features.namedManual ? weights.namedManual : 0) +
+        (c.features.soleManual ? weights.soleManual : 0) +
+        weights.pageMates * (c.features.pageMates ?? 0) +
+        weights.frequency * (c.features.frequency ?? 0) +
+        (c.features.definingEntry ? weights.definingEntry : 0),
     }))
     .sort((a, b) => b.score - a.score);
 }
@@ -399,10 +437,13 @@ export function fuseScores<Row>(
  * is among the best too (sectionOpenings, OPENING_WEIGHT). Applied once the library is judged to
  * answer: it orders the pages that answer, and the judgement stays on the best candidate as fused.
  */
-export function bringOpeningsForward<C extends { score: number; place?: Place }>(fused: C[]): C[] {
+export function bringOpeningsForward<C extends { score: number; place?: Place }>(
+  fused: C[],
+  weights: RankWeights = RANK_WEIGHTS,
+): C[] {
   const opening = sectionOpenings(fused.slice(0, OPENING_CHUNKS).map((c) => c.place));
   return fused
-    .map((c, i) => (opening[i] ? { ...c, score: c.score + OPENING_WEIGHT } : c))
+    .map((c, i) => (opening[i] ? { ...c, score: c.score + weights.opening } : c))
     .sort((a, b) => b.score - a.score);
 }
 

@@ -22,6 +22,7 @@ import {
   PAGE_MATES,
   sectionOpenings,
   termFrequencies,
+  type LexicalFeatures,
 } from './rank.js';
 import { americanSpelling, findCandidates, retrievePassages, termWeight } from './retrieve.js';
 import { otherForms, searchTerms } from './search-terms.js';
@@ -153,6 +154,16 @@ const PLAIN_FEATURES = {
   settingLine: false,
   bestSentence: 0,
 };
+
+/** A candidate for fuseScores that holds every word of the question: these features on top, this cosine. */
+const fusedCandidate = (row: string, semantic: number, features: Partial<LexicalFeatures> = {}, lexical = 1) => ({
+  row,
+  features: { ...PLAIN_FEATURES, ...features },
+  lexical,
+  coverage: 1,
+  semantic,
+  listing: false,
+});
 
 describe('retrievePassages', () => {
   it('finds the page that answers the question in the top 5 for at least 90% of questions (hit@5)', async () => {
@@ -662,14 +673,8 @@ describe('a manual the question names', () => {
   });
 
   it('puts a page of the named manual above a page of another that is a little closer to the question', () => {
-    const candidate = (row: string, lexical: number, semantic: number, namedManual: boolean) => ({
-      row,
-      features: { ...PLAIN_FEATURES, namedManual },
-      lexical,
-      coverage: 1,
-      semantic,
-      listing: false,
-    });
+    const candidate = (row: string, lexical: number, semantic: number, namedManual: boolean) =>
+      fusedCandidate(row, semantic, { namedManual }, lexical);
     const ranked = fuseScores([candidate('other manual', 1, 0.26, false), candidate('named manual', 0.99, 0.07, true)]);
     expect(ranked[0]?.row).toBe('named manual');
   });
@@ -701,14 +706,8 @@ describe('the manual that alone holds the identifiers', () => {
   });
 
   it('puts a page of that manual above a page of another that is a little closer to the question', () => {
-    const candidate = (row: string, semantic: number, soleManual: boolean) => ({
-      row,
-      features: { ...PLAIN_FEATURES, soleManual },
-      lexical: 1,
-      coverage: 1,
-      semantic,
-      listing: false,
-    });
+    const candidate = (row: string, semantic: number, soleManual: boolean) =>
+      fusedCandidate(row, semantic, { soleManual });
     const ranked = fuseScores([candidate('hex postprocessing', 0.56, false), candidate('programmer usage', 0.5, true)]);
     expect(ranked[0]?.row).toBe('programmer usage');
   });
@@ -746,14 +745,8 @@ describe('the entry that defines what is asked', () => {
   });
 
   it('puts the chunk that opens with the defining entry above one a little closer to the question', () => {
-    const candidate = (row: string, semantic: number, definingEntry: boolean) => ({
-      row,
-      features: { ...PLAIN_FEATURES, definingEntry },
-      lexical: 1,
-      coverage: 1,
-      semantic,
-      listing: false,
-    });
+    const candidate = (row: string, semantic: number, definingEntry: boolean) =>
+      fusedCandidate(row, semantic, { definingEntry });
     const ranked = fuseScores([candidate('-D in passing', 0.65, false), candidate('-e entry', 0.5, true)]);
     expect(ranked[0]?.row).toBe('-e entry');
   });
@@ -777,14 +770,8 @@ describe('pages about the subject', () => {
   });
 
   it('puts a page whose other chunks hold the question above an equal page that mentions it once', () => {
-    const candidate = (row: string, semantic: number, pageMates: number) => ({
-      row,
-      features: { ...PLAIN_FEATURES, pageMates },
-      lexical: 1,
-      coverage: 1,
-      semantic,
-      listing: false,
-    });
+    const candidate = (row: string, semantic: number, pageMates: number) =>
+      fusedCandidate(row, semantic, { pageMates });
     const ranked = fuseScores([candidate('one mention', 0.51, 0), candidate('page about it', 0.5, 1)]);
     expect(ranked[0]?.row).toBe('page about it');
   });
@@ -812,14 +799,8 @@ describe('pages about the subject', () => {
   });
 
   it('puts a chunk that repeats the question above an equal one that names it once', async () => {
-    const candidate = (row: string, semantic: number, frequency: number) => ({
-      row,
-      features: { ...PLAIN_FEATURES, frequency },
-      lexical: 1,
-      coverage: 1,
-      semantic,
-      listing: false,
-    });
+    const candidate = (row: string, semantic: number, frequency: number) =>
+      fusedCandidate(row, semantic, { frequency });
     const ranked = fuseScores([candidate('one mention', 0.51, 0.2), candidate('about it', 0.5, 0.6)]);
     expect(ranked[0]?.row).toBe('about it');
     const lib = await oneManual('sw', 'Simulator', [

@@ -25,6 +25,7 @@ describe('migrate', () => {
       'release_versions_year',
       'user_roles_updated_at',
       'manual_content_created_at',
+      'manuals_title_search',
     ]) {
       expect(names).toContain(index);
     }

@@ -62,7 +62,11 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
   const question = turn.question.trim() || 'What is wrong with the equipment in this photo?';
   const photo =
     image && (await understandPhoto(deps, { bytes: image.bytes, correctedText: turn.photoText, role: turn.user.role }));
-  const history = await recentExchanges(deps.pool, turn.user.userId);
+  const [history, alone] = await Promise.all([
+    recentExchanges(deps.pool, turn.user.userId),
+    // A question that cannot be a follow-up is searched as asked: no need to wait for the history.
+    !photo && !isFollowUp(question) ? retrievePassages(deps, { question, role: turn.user.role }) : undefined,
+  ]);
   const previous = history.at(-1);
   // A photo starts from what it shows; a short typed question may lean on the one before it.
   const followUp = !photo && previous !== undefined && isFollowUp(question);
@@ -71,9 +75,10 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
     passages: found,
     relevant,
     suggestions,
-  } = photo
+  } = alone ??
+  (photo
     ? await retrieveForPhoto(deps, { question, typed, role: turn.user.role, photo })
-    : await retrievePassages(deps, { question: searched, role: turn.user.role });
+    : await retrievePassages(deps, { question: searched, role: turn.user.role }));
   const passages = followUp ? rankFollowUp(found, question, previous!.manualIds[0]) : found;
   // Nothing relevant enough: the answer says so first, and the model (if any) answers from general knowledge.
   const notice = relevant ? '' : `${notFoundAnswer(suggestions)}\n\n`;
@@ -97,20 +102,42 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
     { role: 'user' as const, content: e.question },
     { role: 'assistant' as const, content: e.answer },
   ]);
-  const cited = withKnownCitations(
-    deps.model.streamText({
-      system: CHAT_SYSTEM_PROMPT,
-      messages: [...earlier, { role: 'user', content }],
-      maxTokens: deps.maxTokens,
-    }),
-    excerpts.sources.length,
+  // The model is asked now, and answers while the sources' figure pages are read.
+  const cited = askedNow(
+    withKnownCitations(
+      deps.model.streamText({
+        system: CHAT_SYSTEM_PROMPT,
+        messages: [...earlier, { role: 'user', content }],
+        maxTokens: deps.maxTokens,
+      }),
+      excerpts.sources.length,
+    ),
   );
   const answered = notice ? prefixed(notice, cited) : cited;
-  return {
-    sources: await markFigurePages(deps.pool, excerpts.sources),
-    photo,
-    parts: photo ? withPhotoLead(photo, answered) : answered,
+  const sources = await markFigurePages(deps.pool, excerpts.sources).catch((error: unknown) => {
+    // No answer will be read: the model's is let go.
+    void cited[Symbol.asyncIterator]()
+      .return?.()
+      ?.catch(() => undefined);
+    throw error;
+  });
+  return { sources, photo, parts: photo ? withPhotoLead(photo, answered) : answered };
+}
+
+/** The parts with the first already asked for (its failure is thrown where it is read). */
+function askedNow<T>(parts: AsyncIterable<T>): AsyncIterable<T> {
+  const iterator = parts[Symbol.asyncIterator]();
+  let first: Promise<IteratorResult<T>> | undefined = iterator.next();
+  first.catch(() => undefined);
+  const asked: AsyncIterator<T> = {
+    next: () => {
+      const next = first ?? iterator.next();
+      first = undefined;
+      return next;
+    },
+    return: async (value?: T) => (await iterator.return?.(value)) ?? { done: true, value: value as T },
   };
+  return { [Symbol.asyncIterator]: () => asked };
 }
 
 async function* prefixed(text: string, parts: AsyncIterable<AiTextPart>): AsyncIterable<AiTextPart> {

@@ -214,8 +214,10 @@ function sameStem(a: string, b: string): boolean {
   if (a === b) return true;
   const shorter = Math.min(a.length, b.length);
   if (shorter < 4) return false;
+  // Compared in place: called for every word of every candidate against each of the question's.
   const stem = Math.max(4, shorter - 2);
-  return a.slice(0, stem) === b.slice(0, stem);
+  for (let i = 0; i < stem; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

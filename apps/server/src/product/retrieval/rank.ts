@@ -385,8 +385,9 @@ export function namesShare(text: string, chars: number): number {
   let rows = 0;
   let inListing = false;
   for (const raw of text.split('\n')) {
+    if (seen >= chars) break;
     const line = raw.replace(/\s+/g, ' ').trim();
-    if (!line || seen >= chars) continue;
+    if (!line) continue;
     if (line.startsWith('```')) inListing = !inListing;
     const length = Math.min(line.length + 1, chars - seen);
     if (!inListing && isRowOfNames(line)) rows += length;

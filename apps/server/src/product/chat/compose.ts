@@ -99,29 +99,6 @@ const opensSection = (b: Block | undefined) => b?.kind === 'prose' && sectionHea
 /** How many numbered sections of the passage have opened by block `index`: the blocks of one section share it. */
 const sectionAt = (blocks: Block[], index: number) => blocks.slice(0, index + 1).filter(opensSection).length;
 
-// A footnote as extraction prints it: its number run into its first word ("6This is a slightly more stringent
-// rule ..."), or its asterisks in brackets ("(**) Flash addressing above 128 KB is not supported ...").
-const footnote = /^(?:\d{1,2}\p{Lu}\p{Ll}|\(\*+\)\s)/u;
-
-/**
- * A page's blocks as the answer reads them: without its footnotes, which are asides to the text they are
- * marked in (often a table's, on the page before) and must never lead an answer. A footnote runs from its
- * marker to the next blank line ("(****) The ISP programming protocol ..." and the "Known to work are ..."
- * line under it). parseBlocks leaves out the page's running head.
- */
-function answerBlocks(text: string): Block[] {
-  const kept: string[] = [];
-  let inCode = false;
-  let inFootnote = false;
-  for (const line of text.split('\n')) {
-    if (/^\s*```/.test(line)) inCode = !inCode;
-    if (!line.trim()) inFootnote = false;
-    else if (!inCode && footnote.test(line.trim())) inFootnote = true;
-    if (!inFootnote) kept.push(line);
-  }
-  return parseBlocks(kept.join('\n'));
-}
-
 /**
  * The passage's sentences scored against the question. A word of the question found in few
  * of them says more about which one answers ("calibrate") than one found in most ("avrdude").
@@ -607,7 +584,7 @@ const composerTerms = (question: string): Terms => ({ ...questionTerms(question)
 
 /** The sentence of a passage that best carries the question's terms: what the viewer highlights. */
 export function quoteOf(question: string, text: string): string {
-  const blocks = answerBlocks(text);
+  const blocks = parseBlocks(text);
   const [first] = pickSentences(sentencesOf(blocks, composerTerms(question)), 1);
   const fallback = blocks.find((b) => b.kind !== 'prose');
   return first?.text ?? (fallback && 'text' in fallback ? fallback.text.split('\n')[0]!.trim() : '');
@@ -624,7 +601,7 @@ const isDrawing = (text: string) => {
 
 /** How much of the question the passage's best sentence or line of code carries, unweighted. */
 const bestSentence = (passage: Passage, terms: Terms) => {
-  const blocks = answerBlocks(passage.text);
+  const blocks = parseBlocks(passage.text);
   // An example listing answers by its lines (".meas ac freq_at when v(out)=0.1"), not by its few sentences.
   const lines = blocks.flatMap((b) => (b.kind === 'code' ? b.text.split('\n') : []));
   return Math.max(0, ...[...sentencesOf(blocks, terms).map((s) => s.text), ...lines].map((t) => termScore(t, terms)));
@@ -662,7 +639,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const [best, ...others] = leadFirst(passages, terms);
   if (!best)
     return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
-  const blocks = answerBlocks(best.text);
+  const blocks = parseBlocks(best.text);
   const picked = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
   // A whole page holds several numbered sections: a sentence of another section than the answer's best
   // that carries less of the question ("sourcefile.cdb - An optional file (with --debug)" above "3.2.3
@@ -728,7 +705,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     // A contents or index page names the subject and answers nothing (the ranking's own rule).
     if (shownPages.has(key) || isListing(passage.text)) continue;
     // A numbered heading alone ("3.2 Terminal Mode Examples") names a section and says nothing of it.
-    const passageBlocks = answerBlocks(passage.text);
+    const passageBlocks = parseBlocks(passage.text);
     const sentences = pickSentences(sentencesOf(passageBlocks, terms), FURTHER_CHARS, 80).filter(
       (s) => !isDrawing(s.text) && !(sectionHeading.test(s.text) && !/[.!?]["'’”)]*$/.test(s.text)),
     );

@@ -62,13 +62,33 @@ const runningHead = /^(?:\d{1,4}\s+\S.{0,80}|.{0,80}\S\s+\d{1,4}|.{0,60}\bCHAPTE
 // A page number alone on the page's first or last line.
 const pageNumber = /^\s*\d{1,4}\s*$/;
 
+// A footnote as extraction prints it: its number run into its first word ("6This is a slightly more stringent
+// rule ..."), or its asterisks in brackets ("(**) Flash addressing above 128 KB is not supported ...").
+const footnote = /^(?:\d{1,2}\p{Lu}\p{Ll}|\(\*+\)\s)/u;
+
+/**
+ * The lines outside footnotes, which are asides to the text they are marked in (often a table's, on
+ * the page before) and must never lead an answer. A footnote runs from its marker to the next blank
+ * line ("(****) The ISP programming protocol ..." and the "Known to work are ..." line under it).
+ */
+function withoutFootnotes(lines: string[]): string[] {
+  let inCode = false;
+  let inFootnote = false;
+  return lines.filter((line) => {
+    if (fence.test(line)) inCode = !inCode;
+    if (!line.trim()) inFootnote = false;
+    else if (!inCode && footnote.test(line.trim())) inFootnote = true;
+    return !inFootnote;
+  });
+}
+
 /**
  * A passage as blocks: prose (wrapped lines joined again where they were wrapped), numbered
  * steps, and code fenced by the extractor. A passage cut in the middle of a fence keeps the
- * code it has. A running header on its first line is left out.
+ * code it has. A running header on its first line and the footnotes are left out.
  */
 export function parseBlocks(text: string): Block[] {
-  const lines = text.split('\n');
+  const lines = withoutFootnotes(text.split('\n'));
   if (runningHead.test(lines[0]?.trim() ?? '') && !endsSentence.test(lines[0]!.trim())) lines.shift();
   if (pageNumber.test(lines[0] ?? '')) lines.shift();
   while (lines.length > 0 && !lines.at(-1)!.trim()) lines.pop();

@@ -155,6 +155,14 @@ const PLAIN_FEATURES = {
   bestSentence: 0,
 };
 
+/** The manuals whose candidates for the question a viewer asks carry the flag (findCandidates' features). */
+const manualsFlagged = async (pool: pg.Pool, question: string, flag: 'namedManual' | 'soleManual') =>
+  new Set(
+    (await findCandidates({ pool }, { question, role: 'viewer' }))
+      .filter((c) => c.features[flag])
+      .map((c) => c.row.manual_id),
+  );
+
 /** A candidate for fuseScores that holds every word of the question: these features on top, this cosine. */
 const fusedCandidate = (row: string, semantic: number, features: Partial<LexicalFeatures> = {}, lexical = 1) => ({
   row,
@@ -661,12 +669,7 @@ describe('a manual the question names', () => {
 
   it("marks the chunks of a manual whose title holds a word of the question that nearly only that manual's pages hold", async () => {
     const lib = await library();
-    const named = async (question: string) =>
-      new Set(
-        (await findCandidates({ pool: lib }, { question, role: 'viewer' }))
-          .filter((c) => c.features.namedManual)
-          .map((c) => c.row.manual_id),
-      );
+    const named = (question: string) => manualsFlagged(lib, question, 'namedManual');
     expect(await named('are doubles double precision in zorbix?')).toEqual(new Set(['zx']));
     // "compiler" and "guide" are in a title, and in the other manual's pages too: they name no manual.
     expect(await named('are doubles double precision with this compiler guide?')).toEqual(new Set());
@@ -694,12 +697,7 @@ describe('the manual that alone holds the identifiers', () => {
         ['cc', 'Ports: the stk500 board is supported.'],
       ],
     );
-    const sole = async (question: string) =>
-      new Set(
-        (await findCandidates({ pool: lib }, { question, role: 'viewer' }))
-          .filter((c) => c.features.soleManual)
-          .map((c) => c.row.manual_id),
-      );
+    const sole = (question: string) => manualsFlagged(lib, question, 'soleManual');
     expect(await sole('how do I flash a hex file to an atmega328p with a usbasp')).toEqual(new Set(['prog']));
     // Both manuals' pages hold "stk500": it says nothing of which manual the question is about.
     expect(await sole('write a hex file with the stk500')).toEqual(new Set());

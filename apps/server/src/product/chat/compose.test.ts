@@ -1413,6 +1413,69 @@ describe('composeAnswer', () => {
     );
   });
 
+  it('takes no page for the answer, nor shows it, that carries only a value the question quotes', () => {
+    const ngspice = { manualId: 'manual_ngspice', title: 'Ngspice user manual' };
+    const options = [
+      'PIVREL=x resets the relative ratio between the largest column entry and an acceptable pivot value. The default value is 1.0e-3.',
+      '',
+      'PIVTOL=x resets the absolute minimum value for a matrix entry to be accepted as a pivot. The default value is 1.0e-13.',
+    ].join('\n');
+    const diode = [
+      'A basic diode model statement:',
+      '',
+      '```',
+      '.model DIODE1 D (bv=50 is=1e-13 n=1.05)',
+      '```',
+      '',
+      'with a user defined model name mname, and the model type D.',
+    ].join('\n');
+    const bjt = 'ISE B-E leakage saturation current A 0.0 1e-13 area';
+    const { text, sources } = composeAnswer("what's pivtol for, default 1e-13?", [
+      passage(options, { ...ngspice, page: 297 }),
+      passage(diode, { ...ngspice, chunkId: 'c2', page: 128 }),
+      passage(bjt, { ...ngspice, chunkId: 'c3', page: 139 }),
+    ]);
+    expect(text).toMatch(/^PIVTOL=x resets the absolute minimum value/);
+    expect(sources.map((s) => s.page)).toEqual([297]);
+  });
+
+  it('names the command a description is about when a list of commands prints it above', () => {
+    const terminal = [
+      'pgm Return to programming mode (from direct SPI mode).',
+      '',
+      '```',
+      'vtarg voltage',
+      '```',
+      '',
+      'Set the target’s supply voltage to voltage Volts.',
+      '',
+      '```',
+      'varef [channel] voltage',
+      '```',
+      '',
+      'Set the adjustable voltage source to voltage Volts.',
+    ].join('\n');
+    const avrdude = { manualId: 'manual_avrdude', title: 'AVRDUDE user manual', page: 36 };
+    const { text } = composeAnswer('set the target supply from terminal mode', [passage(terminal, avrdude)]);
+    expect(text).toMatch(/^`vtarg voltage`: Set the target’s supply voltage to voltage Volts\./);
+    // Shown as the sentence's name, not again as a listing; the next entry's command is not what it introduces.
+    expect(text).not.toContain('```');
+    // A sentence that names the command itself is not named again.
+    const start = composeAnswer('what does ngspice do when started without a file', [
+      passage(
+        [
+          '```',
+          'ngspice',
+          '```',
+          '',
+          'ngspice will start, load spinit and .spiceinit, and then waits for your manual input.',
+        ].join('\n'),
+        { manualId: 'manual_ngspice', title: 'Ngspice user manual', page: 40 },
+      ),
+    ]);
+    expect(start.text).toMatch(/^ngspice will start/);
+  });
+
   it('says so when there is no passage, with no source', () => {
     expect(composeAnswer('anything', [])).toEqual({
       text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`,

@@ -385,6 +385,11 @@ const quotedName = /^[‘'][A-Za-z][\w-]*[’']$/;
 const isOptionLine = (code: string) =>
   !code.includes('\n') && code.trim().length <= 60 && (optionAtStart.test(code.trim()) || quotedName.test(code.trim()));
 
+// A command's synopsis, its arguments named rather than given: "vtarg voltage", "varef [channel] voltage",
+// "dump memtype addr nbytes"; not a command line to type ("service restore --settings backup.cfg").
+const isCommandEntry = (code: string) =>
+  /^[a-z][\w-]*(?: (?:[a-z][\w.]*|\[[^\]\s]+\]|<[^>\s]+>)){0,3}$/.test(code.trim());
+
 // A numbered section named by the command it describes: "2.12 .TEMP", "15.6.4 .FOUR: Fourier Analysis of ...".
 const commandHeading = /^\d+(?:\.\d+)+\.?\s+(\.[A-Za-z]\w*|--?[A-Za-z][\w-]*)(?=:|\s|$)/;
 
@@ -409,7 +414,12 @@ function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
   if (command) return sentence.text.toLowerCase().includes(command.toLowerCase()) ? undefined : command;
   // Every sentence of an option's description is about it, not only the first ("‘cpufreq=125..4000’" above
   // "This sets the AUX pin ... Connecting the AUX pin to the XTAL1 pin ..., you can provide it a clock").
-  return before?.kind === 'code' && isOptionLine(before.text) ? before.text.trim() : undefined;
+  if (before?.kind !== 'code') return undefined;
+  if (isOptionLine(before.text)) return before.text.trim();
+  // So is a command's, printed with its arguments above it ("vtarg voltage" above "Set the target's supply
+  // voltage ..."), unless the sentence names the command itself ("ngspice will start, load spinit ...").
+  const entry = before.text.trim();
+  return isCommandEntry(entry) && !hasWord(sentence.text, entry.split(' ')[0]!) ? entry : undefined;
 }
 
 /** The passage's last sentence, cut where the page ends ("... while reprogramming the flash ROM, each"): it goes on. */
@@ -534,7 +544,11 @@ function codeOf(
   const introduces = after >= 0 && /:\s*$/.test(blocks[after]?.kind === 'prose' ? blocks[after].sentences.at(-1)! : '');
   const entryHead = (c: { text: string; index: number }) => {
     const description = blocks[c.index + 1];
-    return isOptionLine(c.text) && description?.kind === 'prose' && /^\P{Ll}/u.test(description.sentences[0] ?? '');
+    return (
+      (isOptionLine(c.text) || isCommandEntry(c.text)) &&
+      description?.kind === 'prose' &&
+      /^\P{Ll}/u.test(description.sentences[0] ?? '')
+    );
   };
   const next = code.find((c) => c.index > after && c.index <= after + 2 && (introduces || !entryHead(c)));
   // The listing a chosen sentence introduces ("add the following .option card:") is what it asks to type.
@@ -599,12 +613,27 @@ const isDrawing = (text: string) => {
   return (marks.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 0.6 * marks.length;
 };
 
+// A value as printed: "1e-13", "0.5", "1.0e-12"; not a name ("8051", "16f628a", "3.3V").
+const isValue = (code: string) => /^[+-]?(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?e[+-]?\d+)$/i.test(code);
+
+/**
+ * How much of the question a text carries, unweighted; nothing when it carries only a value the question
+ * quotes ("default 1e-13"): parameter tables print such values everywhere ("is=1e-13" in a diode's model line).
+ */
+function carriedBeyondValues(text: string, terms: Terms): number {
+  const named = { ...terms, codes: terms.codes.filter((code) => !isValue(code)) };
+  return termScore(text, named) > 0 ? termScore(text, terms) : 0;
+}
+
 /** How much of the question the passage's best sentence or line of code carries, unweighted. */
 const bestSentence = (passage: Passage, terms: Terms) => {
   const blocks = parseBlocks(passage.text);
   // An example listing answers by its lines (".meas ac freq_at when v(out)=0.1"), not by its few sentences.
   const lines = blocks.flatMap((b) => (b.kind === 'code' ? b.text.split('\n') : []));
-  return Math.max(0, ...[...sentencesOf(blocks, terms).map((s) => s.text), ...lines].map((t) => termScore(t, terms)));
+  return Math.max(
+    0,
+    ...[...sentencesOf(blocks, terms).map((s) => s.text), ...lines].map((t) => carriedBeyondValues(t, terms)),
+  );
 };
 
 /**
@@ -714,7 +743,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     // and such a page that shares a word of it ("default", "skip") is noise under the answer; ranked
     // second, it is where the ranking hesitated between two manuals and often the right one.
     const needed = passage.manualId === best.manualId || passages.indexOf(passage) <= 1 ? bestScore / 2 : bestScore;
-    const carries = Math.max(0, ...sentences.map((s) => termScore(s.text, terms)));
+    const carries = Math.max(0, ...sentences.map((s) => carriedBeyondValues(s.text, terms)));
     if (sentences.length === 0 || carries < Math.max(1, needed)) continue;
     shownPages.add(key);
     shown.push({ passage, blocks: passageBlocks, sentences, carries });

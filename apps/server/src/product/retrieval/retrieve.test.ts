@@ -322,6 +322,60 @@ describe('short options', () => {
     expect(await firstPage(lib, 'what does the -e flag do')).toBe(2);
   });
 
+  // 1,600 chunks name the letter ("Appendix B"), stored before the entries: in table order they
+  // filled the candidates a question's letter selects, and the entries were never read.
+  const withAppendix = async () => {
+    const lib = await libraryOf(
+      [
+        { id: 'pr', title: 'Programmer' },
+        { id: 'sp', title: 'Plant planner', type: 'system_planner' },
+      ],
+      [],
+    );
+    await lib.query(
+      `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number)
+       SELECT 'pr_' || i, 'pr', 'Appendix B Troubleshooting, note ' || i || ': see table B and appendix K.', i, i
+       FROM generate_series(1, 1600) i`,
+    );
+    const pages: [string, string, number][] = [
+      ['pr', 'Option descriptions\n-b baudrate\n  Override the RS-232 connection baud rate.', 2001],
+      ['pr', 'Options, continued\n-B bitclock\n  Specify the bit clock period of the JTAG interface.', 2002],
+      ['pr', 'Press q at the prompt to leave the terminal and close the port.', 2003],
+      ['sp', 'Planner options\n-K keyfile\n  Unlock the plant controller with the key in keyfile.', 2004],
+    ];
+    for (const [manual, text, page] of pages)
+      await lib.query(
+        'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $4)',
+        [`${manual}_${page}`, manual, text, page],
+      );
+    return lib;
+  };
+  const pagesFor = async (lib: pg.Pool, question: string, role: 'admin' | 'technician' | 'manager' | 'viewer') =>
+    (await retrievePassages({ pool: lib }, { question, role })).passages.map((p) => p.page);
+
+  it('searches a short option as the entry where a line begins with it, case as printed, not as its letter', async () => {
+    const lib = await withAppendix();
+    expect(await pagesFor(lib, 'what does -B do', 'viewer')).toEqual([2002]);
+    expect(await pagesFor(lib, 'what does -b do?', 'viewer')).toEqual([2001]);
+    // At a sentence's end too.
+    expect((await pagesFor(lib, 'the bit clock option is -B.', 'viewer'))[0]).toBe(2002);
+  });
+
+  it('searches an option no line begins with as its letter, as before', async () => {
+    const lib = await withAppendix();
+    const asOption = await pagesFor(lib, 'what does -q do', 'viewer');
+    expect(asOption[0]).toBe(2003);
+    expect(asOption).toEqual(await pagesFor(lib, 'what does q do', 'viewer'));
+  });
+
+  it("never gives a manual's option entry to a caller who may not read it", async () => {
+    const lib = await withAppendix();
+    for (const role of ['viewer', 'manager'] as const)
+      expect(await pagesFor(lib, 'what does -K do', role)).not.toContain(2004);
+    for (const role of ['technician', 'admin'] as const)
+      expect((await pagesFor(lib, 'what does -K do', role))[0]).toBe(2004);
+  });
+
   it("takes a line that begins with the option, a value attached or not, and no other option's line", () => {
     const m = optionLinePattern('-m');
     expect(m.test('Processor options\n  -m Generate code for the port')).toBe(true);
@@ -1129,5 +1183,56 @@ describe('migration 025', () => {
       "SELECT count(*)::int AS n FROM manual_content WHERE search @@ plainto_tsquery('simple', left(md5('1-7'), 10))",
     );
     expect(rows[0]!.n).toBe(1);
+  });
+});
+
+describe('migration 027', () => {
+  const recount = `SELECT coalesce(array_agg(x ORDER BY x), '{}') AS terms FROM (
+      SELECT lexeme || ' ' || count(*) AS x FROM manual_content, unnest(tsvector_to_array(search)) lexeme GROUP BY lexeme
+      UNION ALL SELECT ' ' || count(*) FROM manual_content) t`;
+  const counted = `SELECT coalesce(array_agg(lexeme || ' ' || chunks ORDER BY lexeme || ' ' || chunks), '{}') AS terms
+      FROM search_terms WHERE chunks > 0`;
+
+  it('indexes the option entries of the chunks stored before it and after, keeping search_terms exact', async () => {
+    const { pool: lib } = await createTestDatabase({ empty: true });
+    await migrate(lib, { until: 26 });
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('m', 'Programmer', '/f/m.pdf', 'm.pdf')",
+    );
+    const store = (id: string, text: string) =>
+      lib.query(
+        "INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, 'm', $2, 0, 1)",
+        [id, text],
+      );
+    await store('old_entry', 'Options\n  -B bitclock Set the bit clock.\n-e, --erase Erase the chip.');
+    await store('old_prose', 'Appendix B: use -B with a slow clock.');
+    const before = await lib.query<{ search: string }>(
+      "SELECT search::text FROM manual_content WHERE id = 'old_prose'",
+    );
+    await migrate(lib);
+    await store('new_entry', '-b baudrate Override the baud rate.');
+    const holding = async (lexeme: string) =>
+      (
+        await lib.query<{ id: string }>(
+          'SELECT id FROM manual_content WHERE search @@ quote_literal($1)::tsquery ORDER BY id',
+          [lexeme],
+        )
+      ).rows.map((r) => r.id);
+    expect(await holding('-B')).toEqual(['old_entry']);
+    expect(await holding('-e')).toEqual(['old_entry']);
+    expect(await holding('-b')).toEqual(['new_entry']);
+    // A chunk with no option line keeps its vector as it was.
+    const after = await lib.query<{ search: string }>("SELECT search::text FROM manual_content WHERE id = 'old_prose'");
+    expect(after.rows[0]!.search).toBe(before.rows[0]!.search);
+    expect((await lib.query(counted)).rows[0].terms).toEqual((await lib.query(recount)).rows[0].terms);
+    // A changed text is indexed again, and a vector written directly is set back to the text's.
+    await lib.query(
+      "UPDATE manual_content SET extracted_text = '-E exitspec Set the lines at exit.' WHERE id = 'old_entry'",
+    );
+    await lib.query("UPDATE manual_content SET search = 'x'::tsvector WHERE id = 'new_entry'");
+    expect(await holding('-B')).toEqual([]);
+    expect(await holding('-E')).toEqual(['old_entry']);
+    expect(await holding('-b')).toEqual(['new_entry']);
+    expect((await lib.query(counted)).rows[0].terms).toEqual((await lib.query(recount)).rows[0].terms);
   });
 });

@@ -86,6 +86,8 @@ interface Term {
   typed: string;
   /** A stand-in's alternatives (its query is their disjunction): holding any one is holding it. */
   anyOf?: string[];
+  /** A short option's entry (findOptionEntries): weighed as the chunks of its letter, never in a heading. */
+  entryOf?: { letterRows: number };
 }
 
 /**
@@ -228,6 +230,54 @@ function holdSplits(terms: Term[], splits: { typed: string; query: string; rows:
         t,
         splits.filter((s) => s.typed === t.typed && s.query !== t.query),
       );
+}
+
+interface OptionEntry {
+  option: string;
+  query: string;
+  rows: string;
+  letter_rows: string;
+}
+
+/**
+ * The question's short options ("-B", "-e") that begin a line of some chunk, the entries of
+ * migration 027, with the chunks holding each and those holding its letter(s) as a word: one
+ * indexed read of search_terms, no chunk read.
+ */
+async function findOptionEntries(pool: pg.Pool, options: string[]): Promise<OptionEntry[]> {
+  const short = options.filter((o) => /^-\p{L}/u.test(o));
+  if (short.length === 0) return [];
+  const { rows } = await pool.query<OptionEntry>(
+    `SELECT o AS option, quote_literal(o)::tsquery::text AS query, e.chunks AS rows,
+       coalesce((SELECT chunks FROM search_terms WHERE lexeme = lower(substr(o, 2))), 0) AS letter_rows
+     FROM unnest($1::text[]) o JOIN search_terms e ON e.lexeme = o AND e.chunks > 0`,
+    [short],
+  );
+  return rows;
+}
+
+/**
+ * A short option the library has an entry for is searched as that entry in place of its letter:
+ * "Appendix B" holds the letter of "-B" as much as the option's own description does, and "-b" is
+ * another option. The entry's chunks select candidates, and it weighs as its letter did (as a
+ * rarer identifier it outweighed the rest of the question: "-p for an attiny85" found the -p
+ * entry). A letter that is an English stop word ("-o", "-s") had no term: the entry is added. An
+ * option with no entry stays the word it is.
+ */
+function searchOptionEntries(terms: Term[], entries: OptionEntry[]): void {
+  for (const e of entries) {
+    const letters = e.option.slice(1).toLowerCase();
+    const entry: Term = {
+      query: e.query,
+      rows: Number(e.rows),
+      isCode: false,
+      typed: letters,
+      entryOf: { letterRows: Number(e.letter_rows) },
+    };
+    const at = terms.findIndex((t) => !t.isCode && !t.entryOf && t.typed === letters);
+    if (at >= 0) terms[at] = entry;
+    else terms.push(entry);
+  }
 }
 
 /** An identifier no chunk holds (a part family's name, findFamilies). */
@@ -550,14 +600,16 @@ export async function findCandidates(
     () => undefined,
   );
   const question = searchTerms(opts.question);
-  const [statistics, compoundsFound, acronyms, splits, otherFormsFound] = await Promise.all([
+  const [statistics, compoundsFound, acronyms, splits, otherFormsFound, optionEntries] = await Promise.all([
     termStatistics(deps.pool, question),
     findCompounds(deps.pool, question.pairs),
     findAcronyms(deps.pool, question.acronyms, opts.role),
     findSplits(deps.pool, question.words),
     findOtherForms(deps.pool, question.abbreviated),
+    findOptionEntries(deps.pool, question.options),
   ]);
   const { terms, chunks } = statistics;
+  searchOptionEntries(terms, optionEntries);
   const compounds = holdCompounds(terms, compoundsFound);
   spellOutAcronyms(terms, acronyms);
   const lacking = terms.filter((t) => t.rows === 0 && !t.isCode);
@@ -589,7 +641,7 @@ export async function findCandidates(
     .filter((w) => /^\p{L}{3,}$/u.test(w))
     .map((w) => new RegExp(`^\\s*${w}\\s*=`, 'imu'));
   // A term in no chunk still counts against a passage's coverage: the library lacks it.
-  const allWeights = terms.map((t) => termWeight(t.rows, chunks, t.isCode));
+  const allWeights = terms.map((t) => termWeight(t.entryOf?.letterRows ?? t.rows, chunks, t.isCode));
   // A word the library lacks still counts against coverage, but its stand-in can earn part of it back.
   const missing = terms.flatMap((t, i) => (t.rows === 0 && !t.isCode ? [{ ...t, weight: allWeights[i]! }] : []));
   const standIns = missing.length ? await findStandIns(deps, missing, terms, nearLacking) : [];
@@ -627,6 +679,12 @@ export async function findCandidates(
       : rarest.flatMap((a, i) => rarest.slice(i + 1).map((b) => `((${a.query}) & (${b.query}))`)).join(' | ');
   const everyRare = selecting.length > 1 ? selecting.map((t) => `(${t.query})`).join(' & ') : null;
   const every = found.map((t) => `(${t.query})`).join(' & ');
+  // An option's entry has no position, which would make every proximity 0 (ts_rank_cd): a chunk
+  // that holds every term is scored by how close its other terms stand.
+  const positional = found
+    .filter((t) => !t.entryOf)
+    .map((t) => `(${t.query})`)
+    .join(' & ');
   const totalWeight = allWeights.reduce((a, b) => a + b, 0);
   // A chunk is visible unless its manual is one the caller may not read (every chunk has a manual;
   // a rule that comes out NULL hides, as in the REST policy):
@@ -648,7 +706,8 @@ export async function findCandidates(
   const termParams: string[] = [];
   const param = (query: string) => `$${9 + termParams.push(query)}::tsquery`;
   // Which terms each candidate holds, matched once; weighed once the weights are known.
-  const holds = (queries: string[]) => `ARRAY[${queries.map((q) => `search @@ ${param(q)}`).join(', ')}]`;
+  const holds = (queries: (string | null)[]) =>
+    `ARRAY[${queries.map((q) => (q === null ? 'false' : `search @@ ${param(q)}`)).join(', ')}]`;
   const weighted = (held: string) =>
     `(${found.map((_, i) => `CASE WHEN ${held}[${i + 1}] THEN w[${i + 1}] ELSE 0 END`).join(' + ')})`;
   // A term in most chunks of a large library (a word of the boilerplate one family of manuals
@@ -674,8 +733,8 @@ export async function findCandidates(
      matches AS (
        SELECT id, manual_id,
          ${holds(found.map((t) => t.query))} AS held,
-         CASE WHEN headed THEN ${holds(found.map((t) => inHeading(t.query)))} END AS held_in_heading,
-         CASE WHEN search @@ $4::tsquery THEN ts_rank_cd(search, $4::tsquery, 1) ELSE 0 END AS proximity,
+         CASE WHEN headed THEN ${holds(found.map((t) => (t.entryOf ? null : inHeading(t.query))))} END AS held_in_heading,
+         CASE WHEN search @@ $4::tsquery THEN ${positional ? `ts_rank_cd(search, ${positional === every ? '$4::tsquery' : param(positional)}, 1)` : 0} ELSE 0 END AS proximity,
          (${phrases.map((p) => `(search @@ ${param(p)})::int`).join(' + ') || '0'})::float8 / ${Math.max(phrases.length, 1)} AS phrases
        FROM candidate),
      share AS MATERIALIZED (SELECT w, $9 + (SELECT sum(a - b) FROM unnest(w, $7::float8[]) x(a, b)) AS total FROM (${termWeights}) t),

@@ -8,8 +8,8 @@ const types = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-export function createPool(connectionString: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 10_000 });
+export function createPool(connectionString: string, max = 10, idleTimeoutMillis = 10_000): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 10_000, idleTimeoutMillis });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => undefined);
   return pool;

@@ -29,5 +29,7 @@ export async function createTestDatabase({ empty = false } = {}): Promise<{ url:
     await admin.end();
   }
   const url = withDatabase(adminUrl, name);
-  return { url, pool: createPool(url, 5) };
+  // A file may make dozens of databases (retrieve.test.ts one a library) and never end their pools:
+  // clients idle for a second are let go, so the connections stay under PostgreSQL's max_connections.
+  return { url, pool: createPool(url, 5, 1000) };
 }

@@ -3,35 +3,19 @@
 // Real server with embeddings on, real Chromium. The indexer skips rows another transaction has
 // locked (FOR UPDATE SKIP LOCKED), so the test holds the last passages back in two steps and
 // lets them go one step at a time: the card must then read 16, then 32 of 48, then nothing.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Locator } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { LibraryPage } from './pages/library-page.js';
 import { createAccount, uniqueEmail } from './support/accounts.js';
 import { launchBrowser, saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
+import { contrastViolations } from './support/contrast.js';
 import { newServiceKey } from './support/seed-manual.js';
 import { seedReadyManual } from './support/seeded-chat.js';
 import { startServer, type TestServer } from './support/server.js';
 import { signInExisting } from './support/signed-in.js';
 
 const PASSAGES = 48;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's AAA contrast rule (7:1) on one element. */
-async function contrastViolations(element: Locator): Promise<string[]> {
-  await element.page().evaluate(AXE_SOURCE);
-  return element.evaluate(async (node) => {
-    const { axe } = window as unknown as {
-      axe: {
-        run: (context: unknown, options: unknown) => Promise<{ violations: { nodes: { target: string[] }[] }[] }>;
-      };
-    };
-    const result = await axe.run(node, { runOnly: { type: 'rule', values: ['color-contrast-enhanced'] } });
-    return result.violations.flatMap((violation) => violation.nodes.map((n) => n.target.join(' ')));
-  });
-}
 
 let browser: Browser;
 beforeAll(async () => {

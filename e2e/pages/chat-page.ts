@@ -47,6 +47,11 @@ export class ChatPage {
     return answer.getByRole('list', { name: 'Sources' }).getByRole('link');
   }
 
+  /** In an answer the manuals do not hold: the suggested pages, each a link to its page. */
+  suggestionLinks(answer: Locator = this.lastAnswer()): Locator {
+    return answer.getByRole('link', { name: /^Suggested page: / });
+  }
+
   /** Under a question's photo: the text the server read from it, with its correction controls. */
   photoReading(question: Locator): Locator {
     return question.getByRole('region', { name: 'Text read from the photo' });

@@ -6,14 +6,15 @@ import { GOOD_PASSWORD, uniqueEmail } from './accounts.js';
 import { openPage, type ViewportName } from './browser.js';
 
 /**
- * A ready manual written as ingestion would leave it, one chunk per given page, through the
- * server's /batch with its service key. Its file is not really stored: the ingestion job the
- * insert queued is closed at once.
+ * A ready manual written as ingestion would leave it, one chunk per given page (with the heading
+ * of its section, if given), through the server's /batch with its service key. Its file is not
+ * really stored unless `fileUrl` names one stored already: the ingestion job the insert queued is
+ * closed at once.
  */
 export async function seedReadyManual(
   server: { url: string; serviceKey: string },
-  manual: { id: string; title: string; file: string },
-  pages: { page: number; text: string }[],
+  manual: { id: string; title: string; file: string; fileUrl?: string },
+  pages: { page: number; text: string; heading?: string }[],
 ): Promise<void> {
   const statements = [
     {
@@ -21,16 +22,16 @@ export async function seedReadyManual(
       args: [
         manual.id,
         manual.title,
-        `${server.url}/files/manuals/${manual.file}`,
+        manual.fileUrl ?? `${server.url}/files/manuals/${manual.file}`,
         manual.file,
         'application/pdf',
         'ready',
       ],
     },
     { sql: "UPDATE ingestion_jobs SET status = 'done' WHERE manual_id = ?", args: [manual.id] },
-    ...pages.map(({ page, text }, i) => ({
-      sql: 'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES (?, ?, ?, ?, ?)',
-      args: [`${manual.id}_${i}`, manual.id, text, i, page],
+    ...pages.map(({ page, text, heading = '' }, i) => ({
+      sql: 'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number, heading) VALUES (?, ?, ?, ?, ?, ?)',
+      args: [`${manual.id}_${i}`, manual.id, text, i, page, heading],
     })),
   ];
   const response = await fetch(`${server.url}/api/db/fieldassist/batch`, {

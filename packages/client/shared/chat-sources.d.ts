@@ -16,3 +16,18 @@ export interface ChatSource {
 
 export declare const ZChatSource: z.ZodType<ChatSource>;
 export declare function chatSourcesOf(data: unknown): ChatSource[];
+
+/** A page offered when the manuals hold no answer (`data-suggestions`): opened as a source is, never cited. */
+export interface ChatSuggestion {
+  manualId: string;
+  title: string;
+  page: number | null;
+  fileUrl: string;
+  /** The section heading the page's passage sits under ('' when none is known). */
+  heading: string;
+}
+
+export declare const ZChatSuggestion: z.ZodType<ChatSuggestion>;
+export declare function chatSuggestionsOf(data: unknown): ChatSuggestion[];
+/** `Title, page N (heading)`: a suggestion's line in the answer's text. */
+export declare function suggestionLabel(suggestion: Pick<ChatSuggestion, 'title' | 'page' | 'heading'>): string;

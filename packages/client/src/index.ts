@@ -53,7 +53,7 @@ export type {
 } from './auth/types.js';
 export type { DataClient, ExtractOptions } from './data/types.js';
 export type { ManualsClient, SaveManualInput } from './manuals/types.js';
-export type { ChatSource } from '@fieldassist/client/chat-sources';
+export type { ChatSource, ChatSuggestion } from '@fieldassist/client/chat-sources';
 export type { Manual, ManualMetadata, ProcessingStatus, UploadedManualFile } from '@fieldassist/client/manuals';
 export type { PresenceUser, RealtimeMessage } from '@fieldassist/client/realtime-frames';
 export type {

@@ -1,6 +1,6 @@
 // The wire shapes the server and the client share (@fieldassist/client/chat-sources,
 // realtime-frames, manuals): what each schema lets through and what it leaves out.
-import { chatSourcesOf } from '@fieldassist/client/chat-sources';
+import { chatSourcesOf, chatSuggestionsOf, suggestionLabel } from '@fieldassist/client/chat-sources';
 import { ZManual, ZUploadedManualFile } from '@fieldassist/client/manuals';
 import { parseFrame, ZFrame, ZServerFrame } from '@fieldassist/client/realtime-frames';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +39,37 @@ describe('chat sources', () => {
   it('reads anything that is not a list as no sources', () => {
     expect(chatSourcesOf(undefined)).toEqual([]);
     expect(chatSourcesOf({ 0: source })).toEqual([]);
+  });
+});
+
+describe('chat suggestions', () => {
+  const suggestion = {
+    manualId: 'manual_1',
+    title: 'RTU manual',
+    page: 12,
+    fileUrl: 'https://x.test/rtu.pdf',
+    heading: '',
+  };
+
+  it('keeps each suggestion that fits, without a quote or any extra field, and leaves out the rest', () => {
+    expect(
+      chatSuggestionsOf([
+        { ...suggestion, heading: 'Belts', quote: 'dropped', extra: 'dropped' },
+        { ...suggestion, page: null },
+        { ...suggestion, heading: undefined },
+        null,
+      ]),
+    ).toEqual([
+      { ...suggestion, heading: 'Belts' },
+      { ...suggestion, page: null },
+    ]);
+    expect(chatSuggestionsOf('manual_1')).toEqual([]);
+  });
+
+  it('names a suggestion by its title, its page and its heading, each when known', () => {
+    expect(suggestionLabel({ ...suggestion, heading: 'Belts' })).toBe('RTU manual, page 12 (Belts)');
+    expect(suggestionLabel(suggestion)).toBe('RTU manual, page 12');
+    expect(suggestionLabel({ ...suggestion, page: null })).toBe('RTU manual');
   });
 });
 

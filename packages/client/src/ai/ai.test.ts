@@ -217,10 +217,11 @@ describe('client.ai.chat', () => {
   const sources = [
     { manualId: 'manual_1', title: 'RTU manual', page: 12, fileUrl: 'https://files.example.com/rtu.pdf' },
   ];
-  const chatStream =
+  /** A chat stream with these parts before the text. */
+  const chatStreamWith = (before: object[]) =>
     [
       { type: 'start', messageId: 'm' },
-      { type: 'data-sources', data: sources },
+      ...before,
       { type: 'text-start', id: 't' },
       { type: 'text-delta', id: 't', delta: 'See page 12 ' },
       { type: 'text-delta', id: 't', delta: '[RTU manual].' },
@@ -230,6 +231,7 @@ describe('client.ai.chat', () => {
     ]
       .map((part) => `data: ${JSON.stringify(part)}\n\n`)
       .join('') + 'data: [DONE]\n\n';
+  const chatStream = chatStreamWith([{ type: 'data-sources', data: sources }]);
 
   it('posts the question, reports sources before the text, and resolves with the saved message id', async () => {
     const requests: { url: string; body: unknown }[] = [];
@@ -252,6 +254,7 @@ describe('client.ai.chat', () => {
     expect(result).toEqual({
       text: 'See page 12 [RTU manual].',
       sources,
+      suggestions: [],
       messageId: 'msg_42',
       finishReason: 'stop',
       usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
@@ -290,6 +293,26 @@ describe('client.ai.chat', () => {
     ]);
     expect(events.slice(0, 2)).toEqual(['photo:RTU manual', 'sources']);
     expect(result.photo).toEqual(photo);
+  });
+
+  it('reports the suggested pages of an answer the manuals do not hold before its text, apart from its sources', async () => {
+    const suggestions = [{ ...sources[0]!, heading: 'Belts' }];
+    const stream = chatStreamWith([
+      { type: 'data-sources', data: [] },
+      { type: 'data-suggestions', data: suggestions },
+    ]);
+    const fakeFetch: FetchLike = async () => new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+    const events: string[] = [];
+    const result = await clientFor('token', fakeFetch).ai.chat(
+      { question: 'Timing belt?' },
+      {
+        onSources: (s) => events.push(`sources:${s.length}`),
+        onSuggestions: (s) => events.push(`suggestions:${s.length}`),
+        onChunk: (d) => events.push(d),
+      },
+    );
+    expect(events.slice(0, 3)).toEqual(['sources:0', 'suggestions:1', 'See page 12 ']);
+    expect(result).toMatchObject({ sources: [], suggestions });
   });
 
   it('a refusal before the stream is the server error', async () => {

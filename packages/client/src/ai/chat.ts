@@ -1,7 +1,13 @@
 // The product's chat endpoint: the UI message stream of the text endpoint plus data parts:
-// `data-photo` (with a photo: what was read from it), `data-sources` (the manual passages,
-// before the text) and `data-message` (the id of the saved chatMessages row, at the end).
-import { type ChatSource, chatSourcesOf } from '@fieldassist/client/chat-sources';
+// `data-photo` (with a photo: what was read from it), `data-sources` (the manual passages),
+// `data-suggestions` (when the manuals hold no answer: the closest pages the text lists, before
+// the text) and `data-message` (the id of the saved chatMessages row, at the end).
+import {
+  type ChatSource,
+  type ChatSuggestion,
+  chatSourcesOf,
+  chatSuggestionsOf,
+} from '@fieldassist/client/chat-sources';
 import type { AiTransport } from './transport.js';
 import type { AiClient, ChatPhoto } from './types.js';
 import { collectUiMessageText, type UiMessagePart } from './ui-message-stream.js';
@@ -25,9 +31,10 @@ export function photoOf(data: unknown): ChatPhoto | undefined {
 }
 
 export function createChat(transport: AiTransport, projectId: string): AiClient['chat'] {
-  return async ({ question, imageUrl, photoText }, { onChunk, onSources, onPhoto, signal } = {}) => {
+  return async ({ question, imageUrl, photoText }, { onChunk, onSources, onSuggestions, onPhoto, signal } = {}) => {
     if (!question?.trim() && !imageUrl) throw invalid('Ask a question or attach an image');
     let sources: ChatSource[] = [];
+    let suggestions: ChatSuggestion[] = [];
     let photo: ChatPhoto | undefined;
     let messageId: string | undefined;
     const onOther = (part: UiMessagePart) => {
@@ -37,6 +44,9 @@ export function createChat(transport: AiTransport, projectId: string): AiClient[
       } else if (part.type === 'data-sources') {
         sources = chatSourcesOf(part.data);
         onSources?.(sources);
+      } else if (part.type === 'data-suggestions') {
+        suggestions = chatSuggestionsOf(part.data);
+        onSuggestions?.(suggestions);
       } else if (part.type === 'data-message') {
         const id = (part.data as { id?: unknown } | undefined)?.id;
         if (typeof id === 'string' || typeof id === 'number') messageId = String(id);
@@ -46,6 +56,6 @@ export function createChat(transport: AiTransport, projectId: string): AiClient[
     const result = await transport.stream(`/app/${encodeURIComponent(projectId)}/chat`, request, signal, (response) =>
       collectUiMessageText(response, onChunk, onOther),
     );
-    return { ...result, sources, ...(photo && { photo }), messageId };
+    return { ...result, sources, suggestions, ...(photo && { photo }), messageId };
   };
 }

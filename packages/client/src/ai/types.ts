@@ -1,4 +1,4 @@
-import type { ChatSource } from '@fieldassist/client/chat-sources';
+import type { ChatSource, ChatSuggestion } from '@fieldassist/client/chat-sources';
 
 export type AiContentPart = { type: 'text'; text: string } | { type: 'image'; image: string };
 
@@ -121,6 +121,8 @@ export interface ChatRequest {
 export interface ChatHandlers {
   onChunk?: (delta: string) => void;
   onSources?: (sources: ChatSource[]) => void;
+  /** When the manuals hold no answer: the closest pages the answer's text lists, before the text. */
+  onSuggestions?: (suggestions: ChatSuggestion[]) => void;
   /** What was read from the attached photo, before the answer's text. */
   onPhoto?: (photo: ChatPhoto) => void;
   signal?: AbortSignal;
@@ -129,6 +131,8 @@ export interface ChatHandlers {
 export interface ChatResponse {
   text: string;
   sources: ChatSource[];
+  /** The pages offered as suggestions when the manuals hold no answer (never among `sources`). */
+  suggestions: ChatSuggestion[];
   photo?: ChatPhoto;
   /** The id of the saved chatMessages row. */
   messageId?: string;

@@ -1,6 +1,7 @@
 // The grounded chat on the OpenAI-compatible driver, end to end: the real app on loopback,
 // its own database with a known library, and a local peer speaking the real chat-completions
 // streaming protocol (test-support/openai-peer.ts).
+import { suggestionLabel } from '@fieldassist/client/chat-sources';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PEER_PNG, startOpenAiPeer, type OpenAiPeer } from '../../test-support/openai-peer.js';
 import type { TestUser } from '../../test-support/users.js';
@@ -68,7 +69,7 @@ describe('POST /api/app/:projectId/chat with a model', () => {
   it('with nothing relevant in the manuals, says so first, suggests the closest pages, and has the model answer from general knowledge', async () => {
     const question = 'How do I replace the timing belt on the RC-50 delivery van?';
     peer.set({ reply: 'From general knowledge, not your manuals: slacken the tensioner first.' });
-    const { text, sources } = await readSse(await chat.ask(tech, { question }));
+    const { text, sources, suggestions } = await readSse(await chat.ask(tech, { question }));
     const [sent] = peer.chatRequests();
     const user = (sent!.messages as { role: string; content: string }[]).at(-1)!;
     expect(user.content.startsWith(question)).toBe(true);
@@ -84,6 +85,16 @@ describe('POST /api/app/:projectId/chat with a model', () => {
     expect(text).toMatch(/^- RC-50 Rooftop Chiller Manual, page \d$/m);
     expect(text.endsWith('\n\nFrom general knowledge, not your manuals: slacken the tensioner first.')).toBe(true);
     expect(sources).toEqual([]);
+    // The suggested pages the notice lists come as their own part, so the app can open each one.
+    expect(suggestions[0]).toMatchObject({ manualId: 'manual_chiller', title: 'RC-50 Rooftop Chiller Manual' });
+    expect(text.split('\n').filter((line) => line.startsWith('- '))).toEqual(
+      suggestions.map((s) => `- ${suggestionLabel(s)}`),
+    );
+    expect(JSON.parse((await chat.savedRows(tech)).at(-1)!.response)).toEqual({
+      content: text,
+      sources: [],
+      suggestions,
+    });
   });
 
   it('relays the answer in the SSE parts of PLATFORM_API.md 5.2 as it comes, and saves the exchange once', async () => {

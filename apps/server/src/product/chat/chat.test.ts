@@ -1,5 +1,6 @@
 // The grounded chat on the local provider (no AI_BASE_URL), and its refusals: the real app
 // on loopback with its own database and a known library (test-support/chat-app.ts).
+import { suggestionLabel } from '@fieldassist/client/chat-sources';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../auth/caller.js';
 import type { TestUser } from '../../test-support/users.js';
@@ -39,6 +40,7 @@ describe('POST /api/app/:projectId/chat without a model', () => {
     });
     expect([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]))).toEqual(sources.map((_, i) => i + 1));
     expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
+    expect(parts.some((p) => p.type === 'data-suggestions')).toBe(false);
 
     const [row] = await chat.savedRows(user);
     expect(JSON.parse(row!.response)).toEqual({ content: text, sources });
@@ -82,24 +84,56 @@ describe('a cited page that holds a figure', () => {
 });
 
 describe('a question the library does not cover', () => {
-  it('begins "I couldn\'t find this in your manuals." and offers the closest pages, marked as suggestions, citing nothing', async () => {
+  it('begins "I couldn\'t find this in your manuals." and offers the closest pages, marked as suggestions, each a page the app can open, citing nothing', async () => {
     const user = await chat.signUp('technician');
-    const { text, sources } = await readSse(
+    const { text, sources, suggestions, parts } = await readSse(
       await chat.ask(user, { question: 'How do I replace the timing belt on the RC-50 delivery van?' }),
     );
     expect(text.split('\n')[0]).toBe("I couldn't find this in your manuals.");
     expect(text).toMatch(/\*\*Suggestions only, these may not answer your question:\*\*/);
     expect(text).toMatch(/^- RC-50 Rooftop Chiller Manual, page \d$/m);
+    // The part names the very pages the text lists, in its order, with what opens each one.
+    expect(suggestions.length).toBeGreaterThan(0);
+    expect(suggestions[0]).toEqual({
+      manualId: 'manual_chiller',
+      title: 'RC-50 Rooftop Chiller Manual',
+      page: expect.any(Number),
+      fileUrl: fileUrlOf('manual_chiller'),
+      heading: '',
+    });
+    expect(text.split('\n').filter((line) => line.startsWith('- '))).toEqual(
+      suggestions.map((s) => `- ${suggestionLabel(s)}`),
+    );
+    // Before the text, as the sources are; and never among the sources.
+    const types = parts.map((p) => p.type);
+    expect(types.indexOf('data-suggestions')).toBeLessThan(types.indexOf('text-delta'));
     expect(sources).toEqual([]);
     const [row] = await chat.savedRows(user);
-    expect(JSON.parse(row!.response)).toEqual({ content: text, sources: [] });
+    expect(JSON.parse(row!.response)).toEqual({ content: text, sources: [], suggestions });
   });
 
-  it('says so plainly when no word of the question is in any manual', async () => {
+  it('says so plainly when no word of the question is in any manual, with no suggestions part', async () => {
     const user = await chat.signUp('viewer');
-    const { text, sources } = await readSse(await chat.ask(user, { question: 'Which grout suits a wet bathroom?' }));
+    const { text, sources, parts } = await readSse(
+      await chat.ask(user, { question: 'Which grout suits a wet bathroom?' }),
+    );
     expect(text).toBe("I couldn't find this in your manuals.");
     expect(sources).toEqual([]);
+    expect(parts.some((p) => p.type === 'data-suggestions')).toBe(false);
+  });
+
+  it("never suggests a page of a manual the caller may not read: a viewer is not offered the system planner's page a technician is", async () => {
+    const question = 'What torque for the wheel nuts of the delivery van behind the east door?';
+    const offered = async (role: Role) => readSse(await chat.ask(await chat.signUp(role), { question }));
+    const technician = await offered('technician');
+    expect(technician.text.split('\n')[0]).toBe("I couldn't find this in your manuals.");
+    expect(technician.suggestions.map((s) => s.manualId)).toContain(PLANNER_ID);
+    const viewer = await offered('viewer');
+    expect(viewer.text.split('\n')[0]).toBe("I couldn't find this in your manuals.");
+    // Still offered the closest pages it may read: the planner's place is not left empty, it is not there.
+    expect(viewer.suggestions.length).toBeGreaterThan(0);
+    expect(viewer.suggestions.map((s) => s.manualId)).not.toContain(PLANNER_ID);
+    expect(viewer.text).not.toContain('Plant Room System Planner');
   });
 });
 

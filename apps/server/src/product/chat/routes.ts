@@ -26,8 +26,9 @@ export type ChatBody = z.infer<typeof ZChatBody>;
 /**
  * POST /api/app/{projectId}/chat: the grounded troubleshooting chat. Answers in the SSE framing
  * of PLATFORM_API.md 5.2, with a `data-photo` part (with a photo: the text read from it, its
- * identifiers and manual) and a `data-sources` part (the manuals and pages the answer draws on)
- * before the text and a `data-message` part (the saved chatMessages id) after it.
+ * identifiers and manual), a `data-sources` part (the manuals and pages the answer draws on) and,
+ * when the manuals hold no answer, a `data-suggestions` part (the closest pages, which the text
+ * lists as suggestions) before the text, and a `data-message` part (the saved chatMessages id) after it.
  */
 export function registerChatRoutes(
   app: FastifyInstance,
@@ -53,12 +54,18 @@ export function registerChatRoutes(
         before: [
           ...(answer.photo ? [{ type: 'data-photo' as const, data: answer.photo }] : []),
           { type: 'data-sources', data: answer.sources },
+          ...(answer.suggestions.length > 0 ? [{ type: 'data-suggestions' as const, data: answer.suggestions }] : []),
         ],
         onFinish: async ({ text }) => [
           {
             type: 'data-message',
             data: {
-              id: await saveChatExchange(deps.pool, turn, { text, sources: answer.sources, photo: answer.photo }),
+              id: await saveChatExchange(deps.pool, turn, {
+                text,
+                sources: answer.sources,
+                suggestions: answer.suggestions,
+                photo: answer.photo,
+              }),
             },
           },
         ],

@@ -5,10 +5,10 @@ import { type AiContentPart, type AiMessage, type AiProvider, type AiTextPart, z
 import { ApiError } from '../../errors.js';
 import { type RetrievalDeps, retrievePassages } from '../retrieval/retrieve.js';
 import { withKnownCitations } from './citations.js';
-import type { ChatSource } from '@fieldassist/client/chat-sources';
+import type { ChatSource, ChatSuggestion } from '@fieldassist/client/chat-sources';
 import { composeAnswer } from './compose.js';
 import { isFollowUp, rankFollowUp, recentExchanges, searchQuestion } from './follow-up.js';
-import { notFoundAnswer } from './not-found.js';
+import { notFoundAnswer, presentSuggestions } from './not-found.js';
 import { markFigurePages } from './page-figures.js';
 import { type PhotoReading, describePhoto, understandPhoto } from './photo.js';
 import { photoPromptNote, retrieveForPhoto, withPhotoLead } from './photo-answer.js';
@@ -41,6 +41,8 @@ export interface ChatTurn {
 export interface ChatAnswer {
   /** The pages the answer cites as [1], [2]...: sources[n - 1] is [n]. */
   sources: ChatSource[];
+  /** With nothing relevant enough: the closest pages the answer's text lists as suggestions, never cited. */
+  suggestions: ChatSuggestion[];
   /** What was read from the attached photo and which manual it names. */
   photo?: PhotoReading;
   /** The model's answer, part by part; ends with a finish part. */
@@ -81,14 +83,17 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
     : await retrievePassages(deps, { question: searched, role: turn.user.role }));
   const passages = followUp ? rankFollowUp(found, question, previous!.manualIds[0]) : found;
   // Nothing relevant enough: the answer says so first, and the model (if any) answers from general knowledge.
-  const notice = relevant ? '' : `${notFoundAnswer(suggestions)}\n\n`;
+  const offered = relevant ? [] : presentSuggestions(suggestions);
+  const notice = relevant ? '' : `${notFoundAnswer(offered)}\n\n`;
   if (deps.model.kind === 'local') {
     const lead = photo ? `${describePhoto(photo)}\n\n` : '';
     // A photo with no readable text and no question: say so, and nothing else.
-    if (photo && !photo.text && !typed) return { sources: [], photo, parts: streamWords(describePhoto(photo)) };
-    if (!relevant) return { sources: [], photo, parts: streamWords(lead + notice.trim()) };
+    if (photo && !photo.text && !typed)
+      return { sources: [], suggestions: [], photo, parts: streamWords(describePhoto(photo)) };
+    if (!relevant) return { sources: [], suggestions: offered, photo, parts: streamWords(lead + notice.trim()) };
     const answer = composeAnswer(searched, await widenToPage(deps.pool, passages));
-    return { sources: await markFigurePages(deps.pool, answer.sources), photo, parts: streamWords(lead + answer.text) };
+    const sources = await markFigurePages(deps.pool, answer.sources);
+    return { sources, suggestions: [], photo, parts: streamWords(lead + answer.text) };
   }
   const excerpts = numberExcerpts(searched, passages);
   const prompt = buildChatPrompt(question, excerpts) + (photo ? photoPromptNote(photo) : '');
@@ -121,7 +126,7 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
       ?.catch(() => undefined);
     throw error;
   });
-  return { sources, photo, parts: photo ? withPhotoLead(photo, answered) : answered };
+  return { sources, suggestions: offered, photo, parts: photo ? withPhotoLead(photo, answered) : answered };
 }
 
 /** The parts with the first already asked for (its failure is thrown where it is read). */
@@ -154,7 +159,7 @@ async function* streamWords(text: string): AsyncIterable<AiTextPart> {
 export async function saveChatExchange(
   pool: pg.Pool,
   turn: ChatTurn,
-  answer: { text: string; sources: ChatAnswer['sources']; photo?: PhotoReading },
+  answer: Pick<ChatAnswer, 'sources' | 'suggestions' | 'photo'> & { text: string },
 ): Promise<string> {
   const id = randomBytes(16).toString('hex');
   await pool.query(
@@ -163,7 +168,12 @@ export async function saveChatExchange(
       id,
       turn.user.userId,
       JSON.stringify({ content: turn.question, imageUrl: turn.imageUrl ?? null }),
-      JSON.stringify({ content: answer.text, sources: answer.sources, ...(answer.photo && { photo: answer.photo }) }),
+      JSON.stringify({
+        content: answer.text,
+        sources: answer.sources,
+        ...(answer.suggestions.length > 0 && { suggestions: answer.suggestions }),
+        ...(answer.photo && { photo: answer.photo }),
+      }),
       Date.now(),
     ],
   );

@@ -1,5 +1,5 @@
 import { photoOf } from '@fieldassist/client';
-import { chatSourcesOf } from '@fieldassist/client/chat-sources';
+import { chatSourcesOf, chatSuggestionsOf } from '@fieldassist/client/chat-sources';
 
 import type { ChatMessage } from './chat-message';
 
@@ -47,6 +47,7 @@ export function messagesFromRow(row: ChatMessageRow): ChatMessage[] {
       role: 'assistant',
       content: answer,
       sources: chatSourcesOf(response?.sources),
+      suggestions: chatSuggestionsOf(response?.suggestions),
       status: 'done',
       timestamp,
     },

@@ -1,12 +1,21 @@
-import type { ChatSource } from '@fieldassist/client';
-import { createContext, memo, useContext, useMemo, useState, type ComponentProps } from 'react';
-import Markdown, { type Components } from 'react-markdown';
+import type { ChatSource, ChatSuggestion } from '@fieldassist/client';
+import { suggestionLabel } from '@fieldassist/client/chat-sources';
+import { FileText } from 'lucide-react';
+import { createContext, memo, useContext, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
+import Markdown, { type Components, type ExtraProps } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 
 import { sourceLabel } from './open-source';
 import { PageThumbnail } from './page-thumbnail';
-import { citationNumber, pageImageNumber, remarkCitations, remarkPageImages } from './remark-citations';
+import {
+  citationNumber,
+  pageImageNumber,
+  remarkCitations,
+  remarkPageImages,
+  remarkSuggestions,
+  suggestionNumber,
+} from './remark-citations';
 import { SourceLink } from './source-link';
 
 /**
@@ -25,6 +34,7 @@ function isOwnOrigin(src: unknown): src is string {
 }
 
 const Sources = createContext<ChatSource[]>([]);
+const Suggestions = createContext<ChatSuggestion[]>([]);
 
 function OwnOriginImage({ src, alt }: ComponentProps<'img'>) {
   const [failed, setFailed] = useState(false);
@@ -63,9 +73,41 @@ function Citation({ n }: { n: number }) {
   );
 }
 
+/**
+ * A line under "Suggestions only" naming a suggested page: opens it as a source opens, the whole
+ * line (at least 44 px high) to tap, its page icon for a bullet; the words above it say it may not answer.
+ */
+function Suggestion({ n, children }: { n: number; children: ReactNode }) {
+  const suggestion = useContext(Suggestions)[n - 1];
+  if (!suggestion) return <span>{children}</span>;
+  return (
+    <SourceLink
+      source={suggestion}
+      aria-label={`Suggested page: ${suggestionLabel(suggestion)}`}
+      className="flex min-h-11 w-full items-center gap-2 rounded-sm font-medium text-primary underline underline-offset-2 hover:text-primary/80"
+    >
+      <FileText aria-hidden="true" className="size-5 shrink-0" />
+      <span>{children}</span>
+    </SourceLink>
+  );
+}
+
+/** A list line; one that is a suggested page has no bullet (its link draws a page icon instead). */
+function ListItem({ node, className, ...props }: ComponentProps<'li'> & ExtraProps) {
+  const [only, ...more] = node?.children.filter((child) => child.type !== 'text' || child.value.trim()) ?? [];
+  const suggested =
+    more.length === 0 &&
+    only?.type === 'element' &&
+    only.tagName === 'a' &&
+    suggestionNumber(String(only.properties.href));
+  return <li {...props} className={suggested ? '-ml-5 list-none' : className} />;
+}
+
 function AnswerLink({ href, children }: ComponentProps<'a'>) {
   const cited = citationNumber(href);
   if (cited) return <Citation n={cited} />;
+  const suggested = suggestionNumber(href);
+  if (suggested) return <Suggestion n={suggested}>{children}</Suggestion>;
   // The sanitiser removed any href it did not trust (javascript:, data:, ...): keep the words only.
   if (!href) return <span>{children}</span>;
   const inPage = href.startsWith('#');
@@ -82,6 +124,7 @@ function AnswerLink({ href, children }: ComponentProps<'a'>) {
 
 const components: Components = {
   a: AnswerLink,
+  li: ListItem,
   img: OwnOriginImage,
   table: ({ children }) => (
     <div className="my-2 overflow-x-auto">
@@ -105,29 +148,40 @@ const prose = [
 ].join(' ');
 
 /**
- * An answer's markdown (GitHub flavour), its citations [n] linked to `sources`. Raw HTML is
- * dropped and the rest passes rehype-sanitize's GitHub schema, so no script, event handler or
- * javascript: link survives.
+ * An answer's markdown (GitHub flavour), its citations [n] linked to `sources` and its lines
+ * naming `suggestions` linked to those pages. Raw HTML is dropped and the rest passes
+ * rehype-sanitize's GitHub schema, so no script, event handler or javascript: link survives.
  */
 export const ChatMarkdown = memo(function ChatMarkdown({
   content,
   sources = [],
+  suggestions = [],
 }: {
   content: string;
   sources?: ChatSource[];
+  suggestions?: ChatSuggestion[];
 }) {
   const figures = sources.flatMap((s, i) => (s.hasFigure ? [i + 1] : [])).join(',');
+  // One string, so a new array of the same suggestions (each streamed chunk) keeps the plugins.
+  const labels = JSON.stringify(suggestions.map(suggestionLabel));
   const remarkPlugins = useMemo(
-    () => [remarkGfm, remarkCitations(sources.length), remarkPageImages(figures ? figures.split(',').map(Number) : [])],
-    [sources.length, figures],
+    () => [
+      remarkGfm,
+      remarkSuggestions(JSON.parse(labels) as string[]),
+      remarkCitations(sources.length),
+      remarkPageImages(figures ? figures.split(',').map(Number) : []),
+    ],
+    [labels, sources.length, figures],
   );
   return (
     <Sources.Provider value={sources}>
-      <div className={prose}>
-        <Markdown remarkPlugins={remarkPlugins} rehypePlugins={[rehypeSanitize]} components={components} skipHtml>
-          {content}
-        </Markdown>
-      </div>
+      <Suggestions.Provider value={suggestions}>
+        <div className={prose}>
+          <Markdown remarkPlugins={remarkPlugins} rehypePlugins={[rehypeSanitize]} components={components} skipHtml>
+            {content}
+          </Markdown>
+        </div>
+      </Suggestions.Provider>
     </Sources.Provider>
   );
 });

@@ -1,4 +1,4 @@
-import type { ChatPhoto, ChatSource } from '@fieldassist/client';
+import type { ChatPhoto, ChatSource, ChatSuggestion } from '@fieldassist/client';
 
 /**
  * One message on screen (SPEC.md section 3, in-memory chat message). `status` is for the
@@ -13,6 +13,8 @@ export type ChatMessage = {
   /** On the user's message with a photo: the text the server read from it. */
   photo?: ChatPhoto;
   sources?: ChatSource[];
+  /** On an answer the manuals do not hold: the closest pages its text lists, each opening its page. */
+  suggestions?: ChatSuggestion[];
   status?: 'waiting' | 'streaming' | 'done' | 'error';
   timestamp: number;
 };

@@ -69,7 +69,7 @@ export function MessageBubble({
             {message.content}
           </p>
         ) : (
-          <ChatMarkdown content={message.content} sources={message.sources} />
+          <ChatMarkdown content={message.content} sources={message.sources} suggestions={message.suggestions} />
         )}
         {!mine && message.status === 'done' && <MessageSources sources={message.sources ?? []} />}
       </div>

@@ -2,9 +2,9 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
 
-import { remarkCitations, remarkPageImages } from './remark-citations';
+import { remarkCitations, remarkPageImages, remarkSuggestions } from './remark-citations';
 
-type Node = { type: string; url?: string; children?: Node[] };
+type Node = { type: string; url?: string; value?: string; children?: Node[] };
 
 /** The answer's top-level blocks after both plugins: a block's type, or the page image it shows. */
 function blocksOf(markdown: string, sources: number, figures: number[]): string[] {
@@ -57,5 +57,39 @@ describe('remarkPageImages', () => {
       'code',
       'image #page-image-2',
     ]);
+  });
+});
+
+/** Each link the suggestions plugin makes: its address and the words shown. */
+function suggestionLinksOf(markdown: string, labels: string[]): string[] {
+  const processor = unified().use(remarkParse).use(remarkSuggestions(labels));
+  const links: string[] = [];
+  const visit = (node: Node) => {
+    if (node.type === 'link') links.push(`${node.url} ${node.children!.map((c) => c.value).join('')}`);
+    node.children?.forEach(visit);
+  };
+  visit(processor.runSync(processor.parse(markdown), markdown) as Node);
+  return links;
+}
+
+describe('remarkSuggestions', () => {
+  const labels = ['Fan manual, page 2 (Wiring *live* <L1>)', 'Pump guide, page 7'];
+  const notFound = [
+    "I couldn't find this in your manuals.",
+    '**Suggestions only, these may not answer your question:** the closest pages in your manuals are',
+    `- ${labels[0]}\n- ${labels[1]}`,
+    'From general knowledge: check the Pump guide, page 7 first.',
+  ].join('\n\n');
+
+  it('links each list line naming a suggested page, as written, markdown characters and all', () => {
+    expect(suggestionLinksOf(notFound, labels)).toEqual([
+      `#suggestion-1 ${labels[0]}`,
+      '#suggestion-2 Pump guide, page 7',
+    ]);
+  });
+
+  it('leaves a line that only mentions a page, another list line and an answer without suggestions alone', () => {
+    expect(suggestionLinksOf('- Pump guide, page 7, then the fan\n- Fan manual, page 2', labels)).toEqual([]);
+    expect(suggestionLinksOf(notFound, [])).toEqual([]);
   });
 });

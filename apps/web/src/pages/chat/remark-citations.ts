@@ -1,7 +1,13 @@
 // A remark plugin: "[2]" or "[1, 3]" in an answer's text becomes links to those sources. Code,
 // links and numbers that name no source are left as written.
 
-type Node = { type: string; value?: string; url?: string; children?: Node[] };
+type Node = {
+  type: string;
+  value?: string;
+  url?: string;
+  children?: Node[];
+  position?: { start: { offset?: number }; end: { offset?: number } };
+};
 
 const citation = /\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]/g;
 
@@ -82,5 +88,31 @@ export function remarkPageImages(figures: number[]) {
     }
     place();
     tree.children = blocks;
+  };
+}
+
+/** The in-answer address of suggested page n (1-based); ChatMarkdown renders it as a link that opens the page. */
+export const suggestionHref = (n: number) => `#suggestion-${n}`;
+export const suggestionNumber = (href: string | undefined) =>
+  Number(/^#suggestion-(\d{1,2})$/.exec(href ?? '')?.[1] ?? 0);
+
+/**
+ * The plugin that makes each list line naming a suggested page (`labels`: suggestionLabel of each,
+ * as the server writes them under "Suggestions only") a link to that page. Compared as written in
+ * the markdown, so a title or heading holding `*`, `_` or `<...>` still matches, and shown as written.
+ */
+export function remarkSuggestions(labels: string[]) {
+  return () => (tree: Node, file: { value?: unknown }) => {
+    if (labels.length === 0) return;
+    const markdown = String(file.value ?? '');
+    const link = (node: Node) => {
+      const line = node.type === 'listItem' && node.children?.length === 1 ? node.children[0]! : undefined;
+      const { start, end } = line?.type === 'paragraph' && line.position ? line.position : {};
+      const written = start?.offset !== undefined ? markdown.slice(start.offset, end?.offset) : undefined;
+      const n = written === undefined ? 0 : labels.indexOf(written) + 1;
+      if (n) line!.children = [{ type: 'link', url: suggestionHref(n), children: [{ type: 'text', value: written }] }];
+      else node.children?.forEach(link);
+    };
+    link(tree);
   };
 }

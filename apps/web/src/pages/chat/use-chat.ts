@@ -122,6 +122,7 @@ export function useChat(userId: string) {
             // What was read from the photo is shown under it, on the question's bubble.
             onPhoto: (photo) => setMessages((shown) => shown.map((m) => (m.id === questionId ? { ...m, photo } : m))),
             onSources: (sources) => update(() => ({ sources })),
+            onSuggestions: (suggestions) => update(() => ({ suggestions })),
             onChunk: (delta) => update((m) => ({ content: m.content + delta, status: 'streaming' })),
           },
         );
@@ -133,6 +134,7 @@ export function useChat(userId: string) {
         update(() => ({
           status: 'error',
           sources: [],
+          suggestions: [],
           content: isNetworkError(error)
             ? '❌ No network: the question did not reach the server. Ask again when you are back online.'
             : `❌ Error: ${errorMessage(error, 'Unknown error occurred')}\n\nPlease check the browser console for more details.`,

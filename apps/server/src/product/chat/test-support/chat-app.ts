@@ -1,4 +1,4 @@
-import { ZChatSource } from '@fieldassist/client/chat-sources';
+import { ZChatSource, ZChatSuggestion } from '@fieldassist/client/chat-sources';
 import { z } from 'zod';
 import type pg from 'pg';
 import { afterAll } from 'vitest';
@@ -144,7 +144,8 @@ export async function readSse(response: Response, onPart: (part: SsePart) => voi
     .join('');
   // The sources as the client SDK reads them: a source outside the wire contract fails the test.
   const sources = z.array(ZChatSource).parse(parts.find((p) => p.type === 'data-sources')?.data ?? []);
-  return { lines, parts, text, sources };
+  const suggestions = z.array(ZChatSuggestion).parse(parts.find((p) => p.type === 'data-suggestions')?.data ?? []);
+  return { lines, parts, text, sources, suggestions };
 }
 
 export type SsePart = { type: string; delta?: string; data?: unknown; errorText?: string; [key: string]: unknown };

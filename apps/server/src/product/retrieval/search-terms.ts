@@ -62,9 +62,16 @@ export function searchTerms(question: string): {
   const unique = [...new Set(tokens.map((t) => (isCode(t) ? t : t.toLowerCase())))].slice(0, 40);
   // Neighbouring words, matched as phrases: "rise time", "make install", "initial conditions".
   const pairs = [...new Set(tokens.slice(1).map((t, i) => `${tokens[i]} ${t}`.toLowerCase()))].slice(0, 20);
-  // A short option as typed ("-e", "-B", "-m"): searched as the word it is, and looked for at the
-  // start of a line, where an option's own description begins ("-e Causes a chip erase ...").
-  const options = [...new Set(raw.filter((t) => /^--?\p{L}[\p{L}\p{N}]{0,2}$/u.test(t)))];
+  // An option as typed ("-e", "-B", "--stack-auto"): looked for at the start of a line, where an
+  // option's own description begins ("-e Causes a chip erase ...", "--stack-auto All functions ...");
+  // a short one is also searched as the word it is.
+  const options = [
+    ...new Set(
+      raw
+        .map((t) => t.replace(/[._/]+$/, ''))
+        .filter((t) => /^--?\p{L}[\p{L}\p{N}]{0,2}$/u.test(t) || /^--\p{L}[\p{L}\p{N}-]*[\p{L}\p{N}]$/u.test(t)),
+    ),
+  ];
   // A share in per cent ("rise time between 20% and 80%") is also searched as the fraction a
   // manual may write it as ("val='0.2*vp'").
   const fractions = [...question.matchAll(/(?<![\d.])(\d{1,3}(?:\.\d+)?)\s*%/g)].map((m) =>

@@ -189,6 +189,8 @@ export interface Terms {
   pairs?: [string, string][];
   /** Whether an identifier also matches its family's members ("avr32dd": avr32dd20, "pic18": pic18f452). */
   families?: boolean;
+  /** Parameter names that also stand for a word: [word, name] ("stop", "tstop"), as the search found them (retrieve.ts). */
+  names?: [string, string][];
 }
 
 // An option as typed ("what does -e wipe", "--stack-auto"): an identifier, dash and case included ("-e" is not "-E").
@@ -310,7 +312,9 @@ export function termScore(text: string, terms: Terms, weights?: Map<string, numb
     .flat();
   for (const word of terms.words) {
     if (counted.has(word)) continue;
-    if (joined.includes(word) || words.some((w) => sameStem(w, word))) score += weights?.get(word) ?? 1;
+    const names = (terms.names ?? []).flatMap(([of, name]) => (of === word ? [name] : []));
+    if (joined.includes(word) || words.some((w) => sameStem(w, word) || names.some((n) => sameStem(w, n))))
+      score += weights?.get(word) ?? 1;
   }
   return score;
 }

@@ -376,6 +376,15 @@ describe('short options', () => {
       expect((await pagesFor(lib, 'what does -K do', role))[0]).toBe(2004);
   });
 
+  it('puts the chunk where a long option as typed begins a line above chunks that mention it ("--stack-auto")', async () => {
+    const lib = await oneManual('cc', 'Compiler', [
+      'Stack. With --stack-auto the stack holds the parameters and locals: what a reentrant function does needs it.',
+      'Other options\n--stack-auto All functions in the source file will be compiled as reentrant.\n--xstack Uses a pseudo stack.',
+    ]);
+    expect(searchTerms('what does --stack-auto do?').options).toEqual(['--stack-auto']);
+    expect(await firstPage(lib, 'what does --stack-auto do')).toBe(2);
+  });
+
   it("takes a line that begins with the option, a value attached or not, and no other option's line", () => {
     const m = optionLinePattern('-m');
     expect(m.test('Processor options\n  -m Generate code for the port')).toBe(true);
@@ -674,6 +683,41 @@ describe('words the library lacks', () => {
     expect(await first({ pool: lib, embedder })).toBe(2);
     // Without the word vectors' neighbours, "wipe" is only a word the library lacks.
     expect(await first({ pool: lib, embedder: { embed: (texts, lane) => embedder.embed(texts, lane) } })).toBe(1);
+  });
+});
+
+describe('parameter names', () => {
+  const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
+  afterAll(() => embedder.close());
+
+  it('holds two words where the library names parameters after them with one letter before ("stop", "step": tstop, tstep), not where those are words ("clock", "cable")', async () => {
+    const lib = await oneManual('sim', 'Simulator', [
+      'Transient analysis. The general form is .tran tstep tstop, where tstep is the printing increment and tstop the final time.',
+      'Cable clock. The cable carries the clock to the board.',
+      'Breakpoints. A stop sets a breakpoint; a step runs one more time point; lock bits protect the memory.',
+    ]);
+    const coverage = async (question: string, page: number, deps: Parameters<typeof findCandidates>[0]) =>
+      (await findCandidates(deps, { question, role: 'viewer' })).find((c) => c.row.page_number === page)?.coverage ?? 0;
+    const question = 'transient analysis with 10ms stop and 1us step';
+    expect(await coverage(question, 1, { pool: lib, embedder })).toBeCloseTo(1);
+    // Without the word vectors, "tstop" cannot be told from a word such as "clock": not held.
+    expect(await coverage(question, 1, { pool: lib })).toBeLessThan(0.8);
+    // Two names with one letter that are words the vectors know ("clock", "cable") are no parameters.
+    expect(await coverage('lock able board', 2, { pool: lib, embedder })).toBeLessThan(0.8);
+    // One name alone ("tstop" for "stop") is as likely another thing: no set of parameters.
+    expect(await coverage('transient analysis with a stop', 1, { pool: lib, embedder })).toBeLessThan(0.8);
+  });
+});
+
+describe('parameter names in a sentence', () => {
+  it('counts a word in a sentence that holds the parameter named after it, as the search found it', () => {
+    const terms = { words: ['tran', 'stop', 'step'], codes: [] };
+    expect(bestSentenceShare('.tran tstep tstop <tstart>', terms)).toBeCloseTo(1 / 3);
+    const names: [string, string][] = [
+      ['stop', 'tstop'],
+      ['step', 'tstep'],
+    ];
+    expect(bestSentenceShare('.tran tstep tstop <tstart>', { ...terms, names })).toBeCloseTo(1);
   });
 });
 

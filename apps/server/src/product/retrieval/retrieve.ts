@@ -373,6 +373,60 @@ async function findSwitchesOff(
   return rows;
 }
 
+/** Letters a manual's parameter name may put before the word it is named after. */
+const NAME_PREFIXES = [...'abcdefghijklmnopqrstuvwxyz'];
+/** Chunks holding a name's lexeme read at most for the name as written: a bound in a large library. */
+const NAME_CHUNKS = 50;
+
+/**
+ * The parameter names the library holds that are one letter and a word of the question ("tstep" and
+ * "tstop" where ".tran tstep tstop" is described, "vstart", "fstop"): a technician asks for the stop
+ * time, the manual names the parameter. Only a name the word vectors do not know as a word of its
+ * own ("clock" is no name for "lock", nor "flash" for "lash"); none when the embedder cannot say.
+ */
+async function findPrefixedNames(
+  deps: RetrievalDeps,
+  words: string[],
+): Promise<{ typed: string; query: string; rows: string }[]> {
+  const typed = words.filter((w) => /^\p{L}{4,}$/u.test(w));
+  if (typed.length === 0 || !deps.embedder?.neighbours) return [];
+  // The lexemes of a letter and the word's stem ("lfuse" for "fuses"), read from search_terms alone;
+  // the stemmer must make the same of the letter and the word as typed ("useed" is "use", not u-seed).
+  const { rows } = await deps.pool.query<{ typed: string; letter: string; lexeme: string }>(
+    `SELECT w.typed, p.letter, s.lexeme
+     FROM unnest($1::text[]) w(typed)
+     CROSS JOIN LATERAL (SELECT tsvector_to_array(to_tsvector('english', w.typed)) AS stems) l
+     CROSS JOIN unnest($2::text[]) p(letter)
+     JOIN search_terms s ON cardinality(l.stems) = 1 AND s.lexeme = p.letter || l.stems[1] AND s.chunks > 0
+     WHERE to_tsvector('english', p.letter || w.typed) = to_tsvector('english', s.lexeme)`,
+    [typed, NAME_PREFIXES],
+  );
+  // One letter names a set of parameters (t for time: tstep, tstop, tstart), and the question asks for
+  // two of them; a name found for one word alone is as likely another thing ("dnode" for "node").
+  const sets = rows.filter((r) => rows.some((o) => o.typed !== r.typed && o.letter === r.letter));
+  if (sets.length === 0) return [];
+  // A word with a vector has a nearest word at any similarity; a coined name has none.
+  const nearest = await deps.embedder
+    .neighbours(
+      sets.map((r) => r.letter + r.typed),
+      { count: 1, minSimilarity: -1 },
+    )
+    .catch(() => undefined);
+  const coined = sets.filter((_, i) => nearest?.[i]?.length === 0);
+  if (coined.length === 0) return [];
+  // And one the manual writes so: a stem may be another word's ("relev" of relevant for r-elevator).
+  const { rows: written } = await deps.pool.query<{ typed: string; query: string }>(
+    `SELECT typed, quote_literal(lexeme)::tsquery::text AS query
+     FROM unnest($1::text[], $2::text[], $3::text[]) n(typed, letter, lexeme)
+     WHERE EXISTS (
+       SELECT 1 FROM (SELECT c.extracted_text FROM manual_content c WHERE c.search @@ quote_literal(n.lexeme)::tsquery LIMIT $4) c
+       WHERE c.extracted_text ~* ('\\m' || n.letter || '(' || n.typed || '|' || substr(n.lexeme, 2) || ')\\M'))`,
+    [coined.map((r) => r.typed), coined.map((r) => r.letter), coined.map((r) => r.lexeme), NAME_CHUNKS],
+  );
+  // Counted in no chunk: the word keeps its own rarity, so the pages that write it score as before.
+  return written.map(({ typed, query }) => ({ typed, query, rows: '0' }));
+}
+
 /** The full words the library holds of the question's short forms ("sim": simulation, simulator), each with its chunks. */
 const findOtherForms = (pool: pg.Pool, words: string[]) =>
   findHeldForms(
@@ -600,14 +654,16 @@ export async function findCandidates(
     () => undefined,
   );
   const question = searchTerms(opts.question);
-  const [statistics, compoundsFound, acronyms, splits, otherFormsFound, optionEntries] = await Promise.all([
-    termStatistics(deps.pool, question),
-    findCompounds(deps.pool, question.pairs),
-    findAcronyms(deps.pool, question.acronyms, opts.role),
-    findSplits(deps.pool, question.words),
-    findOtherForms(deps.pool, question.abbreviated),
-    findOptionEntries(deps.pool, question.options),
-  ]);
+  const [statistics, compoundsFound, acronyms, splits, otherFormsFound, optionEntries, prefixedNames] =
+    await Promise.all([
+      termStatistics(deps.pool, question),
+      findCompounds(deps.pool, question.pairs),
+      findAcronyms(deps.pool, question.acronyms, opts.role),
+      findSplits(deps.pool, question.words),
+      findOtherForms(deps.pool, question.abbreviated),
+      findOptionEntries(deps.pool, question.options),
+      findPrefixedNames(deps, question.words),
+    ]);
   const { terms, chunks } = statistics;
   searchOptionEntries(terms, optionEntries);
   const compounds = holdCompounds(terms, compoundsFound);
@@ -631,7 +687,7 @@ export async function findCandidates(
   // An identifier no chunk holds is held where a member of its family is (findFamilies).
   holdAlso(terms, families, unheldCode);
   holdSplits(terms, splits);
-  holdAlso(terms, [...otherFormsFound, ...switchesOff], (t) => !t.isCode);
+  holdAlso(terms, [...otherFormsFound, ...switchesOff, ...prefixedNames], (t) => !t.isCode);
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
   const optionLines = question.options.map(optionLinePattern);
@@ -773,7 +829,11 @@ export async function findCandidates(
   );
   const wordWeight = words.reduce((sum, t) => sum + t.weight, 0);
   // The question's words as the composed answer reads them (no stop words), its identifiers as searched (20% also as 0.2).
-  const sentenceTerms = { words: questionTerms(opts.question).words, codes: question.codes };
+  const sentenceTerms = {
+    words: questionTerms(opts.question).words,
+    codes: question.codes,
+    names: prefixedNames.map((n): [string, string] => [n.typed, lexemesOf(n.query)[0]!]),
+  };
   const standInTerms = found
     .filter((t) => t.anyOf && missing.some((m) => m.typed === t.typed))
     .map((t) => ({ ...t, weight: scoredWeight.get(t.query)! }));

@@ -62,11 +62,15 @@ export function searchTerms(question: string): {
   const unique = [...new Set(tokens.map((t) => (isCode(t) ? t : t.toLowerCase())))].slice(0, 40);
   // Neighbouring words, matched as phrases: "rise time", "make install", "initial conditions".
   const pairs = [...new Set(tokens.slice(1).map((t, i) => `${tokens[i]} ${t}`.toLowerCase()))].slice(0, 20);
-  // A short option as typed ("-e", "-B", "-m"; "-B." ending a sentence): searched as its entry where
-  // the library has one (retrieve.ts), and looked for at the start of a line, where an option's own
-  // description begins ("-e Causes a chip erase ...").
+  // An option as typed ("-e", "-B", "--stack-auto"; "-B." ending a sentence): looked for at the start
+  // of a line, where an option's own description begins ("-e Causes a chip erase ...", "--stack-auto
+  // All functions ..."); a short one is searched as its entry where the library has one (retrieve.ts).
   const options = [
-    ...new Set(raw.map((t) => t.replace(/\.+$/, '')).filter((t) => /^--?\p{L}[\p{L}\p{N}]{0,2}$/u.test(t))),
+    ...new Set(
+      raw
+        .map((t) => t.replace(/[._/]+$/, ''))
+        .filter((t) => /^--?\p{L}[\p{L}\p{N}]{0,2}$/u.test(t) || /^--\p{L}[\p{L}\p{N}-]*[\p{L}\p{N}]$/u.test(t)),
+    ),
   ];
   // A share in per cent ("rise time between 20% and 80%") is also searched as the fraction a
   // manual may write it as ("val='0.2*vp'").

@@ -29,6 +29,9 @@ const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open', S
 /** A controller whose status LED blinks 2 or 4 seconds, and a sensor that also says "4 second": only the question before tells which. */
 const CONTROLLER = { id: 'manual_lx5', title: 'LX-5 Controller Guide', file: 'lx-5.pdf' };
 const SENSOR = { id: 'manual_ds2', title: 'DS-2 Door Sensor Guide', file: 'ds-2.pdf' };
+/** A logger whose page gives the log's size in a sentence that shares only "log" with a question about it. */
+const LOGGER = { id: 'manual_vx20', title: 'VX-20 Data Logger Guide', file: 'vx-20.pdf' };
+const LOG_SIZE = 'The log holds 2048 entries of 16 bytes, 32 KB in all; the oldest entries are overwritten first.';
 
 beforeAll(async () => {
   const seeded = { url: server.url, serviceKey: SERVICE_KEY };
@@ -38,6 +41,21 @@ beforeAll(async () => {
     {
       page: 2,
       text: 'A 4 second blink of the status LED means the firmware update failed; hold RESET for ten seconds.',
+    },
+  ]);
+  await seedReadyManual(seeded, LOGGER, [
+    {
+      page: 3,
+      text: [
+        '3.2 Event log',
+        '',
+        'The VX-20 logger keeps an event log of alarms, restarts and setpoint changes in its internal flash, so the log survives a power cut.',
+        'Reading the event log over the service port is slow because the logger pauses logging while it sends each entry.',
+        '',
+        LOG_SIZE,
+        '',
+        'Export the event log to a USB stick from the logger menu before a firmware update: the update clears the log.',
+      ].join('\n'),
     },
   ]);
   await seedReadyManual(seeded, SENSOR, [
@@ -195,4 +213,20 @@ describe.each(VIEWPORT_NAMES)('a composed answer on %s', (viewport) => {
       await context.close();
     }
   });
+});
+
+test('a question that asks for a value is answered with the sentence that gives it, in the direct answer', async () => {
+  const { context, errors, chat } = await openChat('phone');
+  try {
+    await chat.sendUserMessage('how big is the event log on the VX-20 logger and why is reading it so slow');
+    const answer = await chat.waitForAnswer();
+    expect(await answer.getAttribute('data-status')).toBe('done');
+    const lead = await answer.locator('p').first().textContent();
+    expect(lead).toMatch(/^The VX-20 logger keeps an event log/);
+    expect(lead).toContain(LOG_SIZE);
+    expect(await chat.sourceLinks(answer).first().textContent()).toBe(`${LOGGER.title}, page 3`);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
 });

@@ -1,6 +1,6 @@
 // The answer composed without an AI model, from passages as extraction stores them.
 import { describe, expect, it } from 'vitest';
-import { composeAnswer, escapeMarkdown, LOCAL_ANSWER_NOTE } from './compose.js';
+import { askedValue, composeAnswer, escapeMarkdown, LOCAL_ANSWER_NOTE } from './compose.js';
 import type { Passage } from '../retrieval/retrieve.js';
 
 const passage = (text: string, over: Partial<Passage> = {}): Passage => ({
@@ -1474,6 +1474,93 @@ describe('composeAnswer', () => {
       ),
     ]);
     expect(start.text).toMatch(/^ngspice will start/);
+  });
+
+  it('answers a question that asks for a value with the sentence of its section that gives one', () => {
+    const pointers = [
+      '3.5.1.8 Pointers to MCS51/DS390 intrinsic named address spaces',
+      '',
+      'SDCC allows (via language extensions) pointers to explicitly point to any of the named address spaces of the 8051.',
+      'In addition to the explicit pointers, the compiler uses (by default) generic pointers which can be used to point to any of the memory spaces.',
+      '',
+      'Well you get the idea.',
+      '',
+      'All unqualified pointers are treated as 3-byte (4-byte for the ds390) generic pointers.',
+      '',
+      'The highest order byte of the generic pointers contains the data space information. Assembler support routines are called whenever data is stored or retrieved using generic pointers. Explicitly specifying the pointer type will generate the most efficient code.',
+      '',
+      '3.5.1.9 Notes on MCS51 memory layout',
+      '',
+      'The 8051 family of microcontrollers have a minimum of 128 bytes of internal RAM memory which is structured as follows:',
+    ].join('\n');
+    const sdcc = { manualId: 'manual_sdcc', title: 'SDCC Compiler User Guide', page: 43 };
+    const { text } = composeAnswer('how big is a plain pointer on 8051 with sdcc and why is pointer code so slow', [
+      passage(pointers, sdcc),
+    ]);
+    const lead = text.slice(0, text.indexOf('*SDCC Compiler User Guide'));
+    expect(lead).toContain('All unqualified pointers are treated as 3-byte (4-byte for the ds390) generic pointers.');
+    // A number of the next section ("128 bytes of internal RAM") answers another topic.
+    expect(lead).not.toContain('128 bytes');
+    // Not asked for a value: the answer reads as before.
+    expect(
+      composeAnswer('why is pointer code so slow on 8051 with sdcc', [passage(pointers, sdcc)]).text,
+    ).not.toContain('3-byte');
+  });
+
+  it('answers a question that asks for a default with the sentence that states the default', () => {
+    const fft = [
+      'How to compute the fft from a transient simulation output:',
+      '',
+      '```',
+      'ngspice 9 -> linearize V(2)',
+      'ngspice 10 -> fft V(2)',
+      '```',
+      '',
+      'Linearize will create a new vector V(2) in a new plot tran2. The command fft V(2) will create a new plot spec1 with vector V(2) holding the resulting data.',
+      'The variables listed in the following table control operation of the fft command. Each can be set with the set command before calling fft.',
+      '',
+      'specwindow: This variable is set to one of the following strings, which will determine the type of windowing used for the Fourier transform in the spec and fft command. If not set, the default is hanning.',
+      '',
+      'specwindoworder: This can be set to an integer in the range 2-8. The default value is 2.',
+      '',
+      'Figure 17.1: Spec and FFT window functions (Gaussian order = 4)',
+    ].join('\n');
+    const ngspice = { manualId: 'manual_ngspice', title: 'Ngspice user manual', page: 384 };
+    const { text } = composeAnswer("fft on my transient output, which window does it use if I don't pick one", [
+      passage(fft, ngspice),
+    ]);
+    const lead = text.slice(0, text.indexOf('*Ngspice user manual'));
+    expect(lead).toContain('If not set, the default is hanning.');
+    // Another setting's default carries only the word "default"; a figure's number is no default.
+    expect(lead).not.toContain('The default value is 2.');
+    expect(lead).not.toContain('order = 4');
+    // Of two options' defaults, the one that follows the option asked about.
+    const options = [
+      'TEMP=x resets the operating temperature of the circuit. The default value is 27 ◦C (300K).',
+      '',
+      'TNOM=x resets the nominal temperature at which device parameters are measured. The default value is 27 ◦C (300 deg K). TNOM can be overridden by a specification on any temperature dependent device model.',
+    ].join('\n');
+    const tnom = composeAnswer('TNOM default, temperature the model parameters were measured at', [
+      passage(options, { ...ngspice, page: 296 }),
+    ]);
+    expect(tnom.text).toMatch(/^TNOM=x resets the nominal temperature/);
+    expect(tnom.text).not.toContain('300K');
+  });
+
+  it('recognises the questions that ask for a value, and the units they want', () => {
+    expect(askedValue('how big is a plain pointer on 8051')).toMatchObject({ amount: true, fallback: false });
+    expect(askedValue('how big is a plain pointer on 8051')?.unit?.test('3-byte')).toBe(true);
+    expect(askedValue('stm8 large model, how much flash can I use')).toMatchObject({ quantity: 'flash' });
+    expect(askedValue('xbeeboot direct on the usb serial, what baud will avrdude talk at')).toMatchObject({
+      quantity: 'baud',
+      amount: true,
+    });
+    expect(askedValue("which window does fft use if I don't pick one")).toMatchObject({
+      amount: false,
+      fallback: true,
+    });
+    expect(askedValue('how do I erase the eeprom')).toBeUndefined();
+    expect(askedValue('what does -F do')).toBeUndefined();
   });
 
   it('says so when there is no passage, with no source', () => {

@@ -190,18 +190,134 @@ const statesDefault = /^(?:the\s+)?default(?:\s+value)?\s+(?:is|value)\b/i;
 const tellsWhatHelps =
   /\b(?:(?:will|should|may|can|might) help|helps|to (?:reduce|avoid|prevent|fix|solve|work around|speed up)|can be (?:addressed|avoided|fixed|solved|reduced|prevented)|works? around)\b/i;
 
+/** What a question that asks for a value ("how big", "what baud", "which window if I don't pick one") wants. */
+export interface AskedValue {
+  /** The units the value comes in, when the question's words name a kind of quantity ("how big": bytes). */
+  unit?: RegExp;
+  /** The question's word for the quantity ("baud", "voltage"): a sentence that names it with a number gives it. */
+  quantity?: string;
+  /** The question asks for an amount ("how many", "what voltage"): a number gives it. */
+  amount: boolean;
+  /** The question asks what holds when nothing is set ("what's the default", "if I don't pick one"). */
+  fallback: boolean;
+}
+
+// Kinds of quantity by the words a question asks with, and the units a manual gives them in.
+const QUANTITIES: { asked: RegExp; unit: RegExp }[] = [
+  { asked: /^(?:big|large|small|size|memory|flash|ram|rom|eeprom)$/, unit: /[kKM]?[bB]ytes?|bits?|[kKMG]i?B|words?/ },
+  {
+    asked: /^(?:long|short|often|timeout|delay|time)$/,
+    unit: /s|ms|us|µs|μs|ns|sec(?:onds?)?|minutes?|hours?|cycles?/,
+  },
+  { asked: /^(?:fast|slow|speed|baud|rate|frequency|clock)$/, unit: /baud|bps|[kMG]?Hz|bit\/s/ },
+  { asked: /^(?:voltage|volts?)$/, unit: /[mk]?V|volts?/ },
+  { asked: /^current$/, unit: /[mµμn]?A|amps?/ },
+  { asked: /^(?:hot|cold|temperature)$/, unit: /°\s?C|degrees?/ },
+];
+const howMuch = /\bhow\s+(big|large|small|long|short|many|much|fast|slow|often|high|low|hot|cold)\b/i;
+const whatValue =
+  /\b(?:what|which)(?:'s|\s+is|\s+are)?\s+(?:the\s+)?(?:[\p{L}\d-]+\s+)?(size|baud|voltage|volts|frequency|speed|rate|clock|current|temperature|timeout|delay|length|width|limit|maximum|minimum|value|address|version)\b/iu;
+const asksFallback =
+  /\bdefaults?\b|\bif\s+(?:[\p{L}-]+\s+){1,3}(?:don'?t|doesn'?t|do\s+not|does\s+not|never)\s+(?:pick|set|give|pass|specify|choose|select)\b|\bwhat\s+does\s+\S+\s+assume\b/iu;
+
+/** The value a question asks for, if it asks for one; English question forms only. */
+export function askedValue(question: string): AskedValue | undefined {
+  const word = (howMuch.exec(question) ?? whatValue.exec(question))?.[1]?.toLowerCase();
+  const fallback = asksFallback.test(question);
+  if (!word && !fallback) return undefined;
+  // "how much flash", "how many iterations": the thing measured names the quantity better than "much".
+  const next = /^(?:much|many)$/.test(word ?? '')
+    ? /\bhow\s+(?:much|many)\s+(\p{L}+)/iu.exec(question)?.[1]?.toLowerCase()
+    : undefined;
+  const measured = next && questionTerms(next).words.length > 0 ? next : undefined;
+  const kind = QUANTITIES.find((q) => q.asked.test(measured ?? '')) ?? QUANTITIES.find((q) => q.asked.test(word ?? ''));
+  const named =
+    word && !/^(?:big|large|small|long|short|many|much|fast|slow|often|high|low|hot|cold|value)$/.test(word);
+  return { unit: kind?.unit, quantity: measured ?? (named ? word : undefined), amount: word !== undefined, fallback };
+}
+
+// A number as a value, not a name: "19200", "3-byte", "1.0e-12", "10−3"; not "8051" of "ds390", nor "3.5.1" of a heading.
+const numberValue = /(?<![\p{L}\p{N}_.])[+-]?\d+(?:[.,]\d+)?(?:e[+-−]?\d+)?(?![\p{L}\p{N}_]|\.\d)/iu;
+// "If not set, the default is hanning.", "(default 2)", "defaults to /dev/ttyS0", "default value of 0".
+const givesDefault = /\bdefault(?:s| value| setting)?\s*(?:is|are|will be|of|to|=|:)\s|\(default\b|\bdefaults\s+to\b/i;
+// Where a page points to, not a value: "page 52", "section 3.3"; a heading's number ("4 Configuration File").
+const reference = /\b(?:page|pages|section|chapter|figure|fig\.|table|appendix)\s+[\d.]+|\(\d+(?:\.\d+)+\)/gi;
+const sectionNumber = /^\d+(?:\.\d+)*\.?\s+(?=\p{Lu})/u;
+
+/**
+ * Whether a sentence gives the value asked for: 0 if not, 1 for a number (in the units asked for, if any)
+ * or a default, 2 when it also names the quantity or the thing measured ("up to 32 KB of Flash").
+ */
+function givesValue(text: string, asked: AskedValue, quoted: string[]): number {
+  const names = asked.quantity !== undefined && hasWord(text, asked.quantity) ? 2 : 1;
+  if (asked.fallback && givesDefault.test(text)) return names;
+  // "Which window if I don't pick one" asks for a default, not for any number the page prints.
+  if (!asked.amount) return 0;
+  // A number the question quotes ("on 8051", "default 1e-13") is what it asks about, not the answer.
+  const rest = quoted.reduce(
+    (t, code) => t.replace(new RegExp(code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' '),
+    text.replace(sectionNumber, '').replace(reference, ' '),
+  );
+  if (!numberValue.test(rest)) return 0;
+  if (!asked.unit) return names;
+  const inUnits = new RegExp(String.raw`(?<![\p{L}_])\d+(?:[.,]\d+)?\s*-?\s*(?:${asked.unit.source})(?!\p{L})`, 'u');
+  return inUnits.test(rest) || names === 2 ? names : 0;
+}
+
+/**
+ * How well each sentence of a page gives the value asked for (see givesValue), counting only a sentence that
+ * carries the question, or follows one in its paragraph ("specwindow: ... windowing ... fft command. If not
+ * set, the default is hanning."), in the best sentence's section: another section's number ("128 bytes of
+ * internal RAM") is another topic's. The word "default" alone is no carrying: "ABSTOL=x ... The default
+ * value is 1 pA." is another setting's.
+ */
+function valueGiven(asked: AskedValue, blocks: Block[], scored: Scored[], terms: Terms) {
+  const subject = { ...terms, words: terms.words.filter((w) => !/^defaults?$/.test(w)) };
+  const carries = (s: Scored | undefined) => s !== undefined && termScore(s.text, subject) > 0;
+  return (s: Scored, top: Scored) => {
+    const before = scored[s.order - 1];
+    const near = carries(s) || (before?.block === s.block && carries(before));
+    return near && sectionAt(blocks, s.block) === sectionAt(blocks, top.block)
+      ? givesValue(s.text, asked, terms.codes)
+      : 0;
+  };
+}
+
 /**
  * The sentences that carry the question's terms, best first until `max` characters, put back
  * in reading order; an answer shorter than `enough` goes on with the sentences after it (a
  * "Fault F28: no ignition." line needs the check that follows it). A heading (no full stop)
  * only counts when nothing better is there.
  */
-function pickSentences(sentences: Scored[], max: number, enough = 0): Scored[] {
+function pickSentences(
+  sentences: Scored[],
+  max: number,
+  enough = 0,
+  value?: (s: Scored, top: Scored) => number,
+): Scored[] {
   const weighed = sentences.map((s) => ({
     ...s,
     score: /[.!?:]["'’”)]*$/.test(s.text) || s.text.length > 80 || s.row ? s.score : s.score / 2,
   }));
   const best = Math.max(0, ...weighed.map((s) => s.score));
+  // A question that asks for a value ("how big", "what baud") is answered by the sentence that gives one
+  // ("... treated as 3-byte generic pointers"), which shares few of its words: of those `value` allows, the
+  // best that gives a value is chosen as if it carried the most.
+  const top = weighed.find((s) => s.score === best);
+  // A sentence that follows one of the question in its paragraph ("If not set, the default is hanning.") is
+  // weighed by it: "TNOM=x ... The default value is 27" is TNOM's default, not TEMP's before it.
+  const carriedBefore = (s: Scored) => {
+    const before = weighed[s.order - 1];
+    return before?.block === s.block ? before.score : 0;
+  };
+  const giving =
+    value &&
+    top &&
+    weighed
+      .map((s) => ({ s, gives: value(s, top), near: Math.max(s.score, carriedBefore(s)) }))
+      .filter(({ gives }) => gives > 0)
+      .sort((a, b) => b.gives - a.gives || b.near - a.near)[0]?.s;
+  if (giving) giving.score = best;
   // Of two sentences that carry as much of the question, the shorter says it more directly.
   const ranked =
     best > 0
@@ -669,7 +785,9 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   if (!best)
     return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
   const blocks = parseBlocks(best.text);
-  const picked = pickSentences(sentencesOf(blocks, terms), DIRECT_ANSWER_CHARS, 160);
+  const asked = askedValue(question);
+  const scored = sentencesOf(blocks, terms);
+  const picked = pickSentences(scored, DIRECT_ANSWER_CHARS, 160, asked && valueGiven(asked, blocks, scored, terms));
   // A whole page holds several numbered sections: a sentence of another section than the answer's best
   // that carries less of the question ("sourcefile.cdb - An optional file (with --debug)" above "3.2.3
   // Projects with Multiple Source Files") is a line of a neighbouring topic that shares a word.

@@ -48,6 +48,8 @@ export async function capturePage(options: CaptureOptions): Promise<Buffer> {
   try {
     browser = await chromium.launch({ executablePath: options.chromiumPath, args: launchArgs, chromiumSandbox: false, timeout: options.timeoutMs, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
   } catch (error) {
+    // A busy machine may not start Chromium within the time limit: that is the limit, not a missing browser.
+    if ((error as Error).name === 'TimeoutError') throw timedOutError(options.timeoutMs);
     throw new ApiError('SCREENSHOTS_UNAVAILABLE', `Chromium could not start (${(error as Error).message.split('\n')[0]})`);
   }
   options.onBrowser?.(browser);
@@ -111,7 +113,7 @@ export async function capturePage(options: CaptureOptions): Promise<Buffer> {
     const clip = height > MAX_FULL_PAGE_HEIGHT ? { x: 0, y: 0, width: options.width, height: MAX_FULL_PAGE_HEIGHT } : undefined;
     return await page.screenshot({ type: 'png', fullPage: options.fullPage, clip, timeout: remaining(), animations: 'disabled' });
   } catch (error) {
-    if (timeUp() || (error as Error).name === 'TimeoutError') throw new ApiError('FETCH_TIMEOUT', `The page could not be captured within ${Math.round(options.timeoutMs / 1000)} s`);
+    if (timeUp() || (error as Error).name === 'TimeoutError') throw timedOutError(options.timeoutMs);
     throw error;
   } finally {
     clearTimeout(timer);
@@ -119,3 +121,5 @@ export async function capturePage(options: CaptureOptions): Promise<Buffer> {
     await browser.close().catch(() => undefined);
   }
 }
+
+const timedOutError = (timeoutMs: number) => new ApiError('FETCH_TIMEOUT', `The page could not be captured within ${Math.round(timeoutMs / 1000)} s`);

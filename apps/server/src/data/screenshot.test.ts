@@ -112,6 +112,11 @@ describe('the screenshot queue', () => {
     await expect(shots.takeScreenshot({ url: 'https://example.com/' })).rejects.toMatchObject({ status: 503, code: 'SCREENSHOTS_UNAVAILABLE', message: 'Screenshots need Chromium on the server' });
   });
 
+  it('gives up after the time limit when Chromium does not start within it, as a time-out, not a missing browser', async () => {
+    const instant = createScreenshotter({ chromiumPath: '/usr/bin/chromium', timeoutMs: 1, concurrency: 1, fetchOptions: policy, saveFile });
+    await expect(instant.takeScreenshot({ url: site.url('/page') })).rejects.toMatchObject({ code: 'FETCH_TIMEOUT' });
+  });
+
   it('runs one browser at a time, refuses beyond the queue, and gives up after the time limit', async () => {
     const shots = createScreenshotter({ chromiumPath: '/usr/bin/chromium', timeoutMs: 20_000, concurrency: 1, maxWaiting: 1, fetchOptions: policy, saveFile });
     const first = shots.takeScreenshot({ url: site.url('/slow') });

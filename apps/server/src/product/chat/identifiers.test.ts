@@ -33,6 +33,14 @@ describe('findIdentifiers', () => {
     expect(findIdentifiers('MODEL KX-4410\nKX-4410')).toEqual([{ kind: 'model', value: 'KX-4410' }]);
   });
 
+  it("finds a chip's part number with its letter suffix or in mixed case, and no code in a word of letters", () => {
+    expect(findIdentifiers('MCU: ATmega328P\nUSB: CH340G')).toEqual([
+      { kind: 'model', value: 'ATMEGA328P' },
+      { kind: 'model', value: 'CH340G' },
+    ]);
+    expect(findIdentifiers('avrdude: error: could not find USB device')).toEqual([]);
+  });
+
   it('finds nothing in text without codes', () => {
     expect(findIdentifiers('WARNING HOT SURFACE\nDO NOT TOUCH')).toEqual([]);
     expect(findIdentifiers('')).toEqual([]);

@@ -21,7 +21,9 @@ const labelled = new RegExp(
   'giu',
 );
 // A value of letters and digits such as XR-200, PN-4471-B, GB90: what a model or part number looks like.
-const codeLike = /(?:^|[\s(,;:])([A-Z]{1,5}-?[0-9OIlS]{2,6}(?:-[A-Z0-9]{1,6})*)(?=$|[\s),;:.])/gmu;
+// Also a chip's part number, with its letter suffix or in mixed case: CH340G, PIC16F877A, ATmega328P.
+const codeLike =
+  /(?:^|[\s(,;:])([A-Z]{1,5}-?[0-9OIlS]{2,6}(?:-[A-Z0-9]{1,6})*|[A-Z]{1,5}\d{2,6}[A-Z][A-Z0-9]{0,4}|[A-Z]{2}[a-z]{2,5}\d{1,4}[A-Z0-9]{0,4})(?=$|[\s),;:.])/gmu;
 // An error code alone on a display line: E4, F28, A-07, Er 12, H05.
 const displayCode = /^\s*(?:ERR?\s*)?([EFAHLCP]\s?-?\s?[0-9OIl]{1,3})\s*$/gimu;
 
@@ -79,7 +81,8 @@ export function canonical(value: string): string {
 
 const plausible = (kind: IdentifierKind, value: string) => {
   const core = value.replace(/[^A-Z0-9]/gi, '');
-  if (!/[0-9OIl]/.test(core)) return false; // every code here has a digit
+  // Every code here has a digit, once repaired: a word of letters ("error: could not") is no code.
+  if (!/[0-9]/.test(core)) return false;
   if (kind === 'error') return core.length >= 1 && core.length <= 6;
   return core.length >= 3;
 };

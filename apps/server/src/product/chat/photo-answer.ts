@@ -8,7 +8,7 @@ import {
   retrievePassages,
 } from '../retrieval/retrieve.js';
 import { canonical } from './identifiers.js';
-import { type PhotoReading, describePhoto } from './photo.js';
+import { type PhotoReading, describePhoto, problemLines } from './photo.js';
 
 // How the understood photo shapes the answer: the passages come from the manual it names, and
 // the answer opens with what was read. Kept apart from service.ts, which calls these.
@@ -28,11 +28,8 @@ export async function retrieveForPhoto(
   { question, typed, role, photo }: { question: string; typed: boolean; role: Role | null; photo: PhotoReading },
 ): Promise<Retrieval> {
   if (!photo.text && !typed) return { passages: [], relevant: true, suggestions: [] };
-  const codes = photo.identifiers
-    .filter((identifier) => identifier.kind !== 'serial')
-    .map((identifier) => identifier.value);
   const found = await retrievePassages(deps, {
-    question: [question, ...codes].join(' '),
+    question: photoSearch({ question, typed, photo }),
     role,
     limit: photo.manual ? candidatesForOneManual : undefined,
   });
@@ -55,6 +52,25 @@ export async function retrieveForPhoto(
     .slice(0, PASSAGE_LIMIT)
     .map(({ passage }) => passage);
   return { passages: best, relevant: true, suggestions: [] };
+}
+
+// Measured values and addresses (time 0.00152357, 1.25e-20, vid=0x16c0) are this run's, not words a manual holds.
+const measured = /\b(?:0x[0-9a-f]+|\d*\.\d+(?:e[-+]?\d+)?|\d+e[-+]?\d+)\b/gi;
+
+/**
+ * What a question with a photo is searched with: the typed question, then of the photo's text
+ * the lines that report a problem (an error screen's messages, without the command line and
+ * progress bars around them) or else its whole text (a nameplate), then its model, part and error
+ * codes. Searching the codes alone left an error screen with no model number without words of its own.
+ */
+export function photoSearch({ question, typed, photo }: { question: string; typed: boolean; photo: PhotoReading }) {
+  const problems = problemLines(photo.text);
+  const read = (problems.length > 0 ? problems.join(' ') : photo.text).replace(measured, ' ');
+  const codes = photo.identifiers
+    .filter((identifier) => identifier.kind !== 'serial')
+    .map((identifier) => identifier.value);
+  // An untyped question is our own words ("What is wrong with the equipment..."): only the photo's are searched, when it has some.
+  return [typed || !read ? question : '', read, ...codes].join(' ').replace(/\s+/g, ' ').trim();
 }
 
 /** What the model is told of the photo, after the question: the text read from it and what it names. */

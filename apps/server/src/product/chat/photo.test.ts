@@ -1,6 +1,8 @@
 // A photo in the chat, read by real OCR: the identification first, the answer scoped to the
 // manual it names, the permission rule, the honest answer for a photo without text, the
 // user's correction, and what the model is given. The real app with its own database.
+import { readFile } from 'node:fs/promises';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPhoto, renderTextlessPhoto } from '../../data/ocr/test-support/render-photo.js';
 import { startOpenAiPeer, type OpenAiPeer } from '../../test-support/openai-peer.js';
@@ -66,6 +68,24 @@ describe('a photo in the chat without a model', () => {
     expect(sources).toEqual([]);
     expect(photoPart(parts)).toEqual({ text: '', identifiers: [], manual: null });
   });
+
+  it(
+    'searches with the error on a photographed screen and quotes it first, when no model number is on it',
+    { timeout: 60_000 },
+    async () => {
+      // A phone photo of a terminal (bench/chat-photos): avrdude's invalid device signature, no model number.
+      const screen = await readFile(new URL('../../data/ocr/test-support/avrdude-signature.jpg', import.meta.url));
+      await seedManual(chat.pool, 'manual_avrdude', 'AVRDUDE User Manual', [
+        'Examples. Enter terminal mode with avrdude -c jtag2 -p m649 -t; avrdude prints the device signature 0x1e9603 and waits for commands.',
+        '-F Normally AVRDUDE checks that the device signature read from the part is reasonable before continuing. An invalid signature of 0x000000 means the programmer gets no answer from the chip: check the connections and the target supply, or slow the ISP clock with -B.',
+      ]);
+      const user = await chat.signUp('technician');
+      const imageUrl = await chat.upload(user, screen, 'jpg');
+      const { text, sources } = await readSse(await chat.ask(user, { question: '', imageUrl }));
+      expect(text.split('\n')[0]).toMatch(/^From the photo: "avrdude: Yikes! Invalid device signature\./);
+      expect(sources[0]).toMatchObject({ manualId: 'manual_avrdude', page: 2 });
+    },
+  );
 
   it('uses the text as the user corrected it instead of reading the photo again', async () => {
     const user = await chat.signUp('viewer');
@@ -152,3 +172,18 @@ describe('a photo in the chat with a model', () => {
     },
   );
 });
+
+/** One more manual, one chunk per page, as ingestion would leave it. */
+async function seedManual(pool: pg.Pool, id: string, title: string, pages: string[]) {
+  await pool.query('INSERT INTO manuals (id, title, file_url, file_name) VALUES ($1, $2, $3, $4)', [
+    id,
+    title,
+    `https://files.fieldassist.test/files/${id}.pdf`,
+    `${id}.pdf`,
+  ]);
+  for (const [i, text] of pages.entries())
+    await pool.query(
+      'INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5)',
+      [`${id}_${i}`, id, text, i, i + 1],
+    );
+}

@@ -36,6 +36,40 @@ export async function understandPhoto(
   return { text, identifiers, manual };
 }
 
+// A line of a screen or display that reports a problem: an error, a warning, a failed check.
+const problemWords =
+  /\b(?:error|warning|fail(?:s|ed|ure)?|fault|alarm|abort(?:s|ed)?|invalid|cannot|can't|could not|not responding|not found|no such|unable|denied|refused|timed? ?out|too (?:small|large|big|many|long)|overflow|short|singular|undefined|missing|illegal|unknown|yikes)\b/i;
+
+// A message goes on over the lines after it (wrapped, or its advice indented under it) up to the
+// next message: a problem line, a "program:" or "file.c:42:" prefix, a prompt, or the program's own
+// next line ("avrdude done.").
+const maxContinuation = 2;
+const startsMessage = /^(?:[\w./?-]+:|[$#>%])/;
+const wrapsOnto = (message: string, next: string) =>
+  !problemWords.test(next) && !startsMessage.test(next) && next.split(/\W/)[0] !== message.split(/\W/)[0];
+
+/**
+ * The messages of the photo's text that report a problem (an error screen's errors and warnings),
+ * in their order, each with the lines it wraps onto; at most `limit`.
+ */
+export function problemLines(text: string, limit = 4): string[] {
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const messages: string[] = [];
+  lines.forEach((line, i) => {
+    if (!problemWords.test(line)) return;
+    let message = line;
+    for (const next of lines.slice(i + 1, i + 1 + maxContinuation)) {
+      if (!wrapsOnto(message, next)) break;
+      message += ` ${next}`;
+    }
+    messages.push(message);
+  });
+  return [...new Set(messages)].slice(0, limit);
+}
+
 /**
  * The answer's first line: what was read and which manual it names, e.g.
  * "From the photo: model XR-200, error E4 -> Chiller XR-200 Service Manual".
@@ -44,6 +78,9 @@ export function describePhoto(reading: PhotoReading): string {
   if (!reading.text) {
     return 'I could not read any text in this photo, so I cannot tell which unit it shows. Please type the model number from its nameplate, or describe the unit and what it is doing.';
   }
+  // An error screen names its problem in words, not by a model number: that message is what was understood.
+  const [message] = problemLines(reading.text);
+  if (message && !reading.manual) return `From the photo: "${message}"`;
   if (reading.identifiers.length === 0) {
     return 'From the photo: no model, part number or error code could be made out in the text read from it. Please type the model number from its nameplate, or correct the text read from the photo and ask again.';
   }

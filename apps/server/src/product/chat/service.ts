@@ -11,7 +11,7 @@ import { isFollowUp, rankFollowUp, recentExchanges, searchQuestion } from './fol
 import { notFoundAnswer, presentSuggestions } from './not-found.js';
 import { markFigurePages } from './page-figures.js';
 import { type PhotoReading, describePhoto, understandPhoto } from './photo.js';
-import { photoPromptNote, retrieveForPhoto, withPhotoLead } from './photo-answer.js';
+import { photoPromptNote, photoSearch, retrieveForPhoto, withPhotoLead } from './photo-answer.js';
 import { CHAT_SYSTEM_PROMPT, buildChatPrompt, numberExcerpts } from './prompt.js';
 import { widenToPage } from './whole-page.js';
 
@@ -72,7 +72,11 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
   const previous = history.at(-1);
   // A photo starts from what it shows; a short typed question may lean on the one before it.
   const followUp = !photo && previous !== undefined && isFollowUp(question);
-  const searched = followUp ? searchQuestion(question, previous) : question;
+  const searched = photo
+    ? photoSearch({ question, typed, photo })
+    : followUp
+      ? searchQuestion(question, previous)
+      : question;
   const {
     passages: found,
     relevant,

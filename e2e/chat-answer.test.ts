@@ -32,6 +32,9 @@ const SENSOR = { id: 'manual_ds2', title: 'DS-2 Door Sensor Guide', file: 'ds-2.
 /** A logger whose page gives the log's size in a sentence that shares only "log" with a question about it. */
 const LOGGER = { id: 'manual_vx20', title: 'VX-20 Data Logger Guide', file: 'vx-20.pdf' };
 const LOG_SIZE = 'The log holds 2048 entries of 16 bytes, 32 KB in all; the oldest entries are overwritten first.';
+/** A dryer whose first-ranked page says the alarm history can be read, and a lower one shows what to type. */
+const DRYER = { id: 'manual_rx7', title: 'RX-7 Dryer Service Guide', file: 'rx-7.pdf' };
+const HISTORY_COMMAND = 'rx7 history --alarms';
 
 beforeAll(async () => {
   const seeded = { url: server.url, serviceKey: SERVICE_KEY };
@@ -55,6 +58,23 @@ beforeAll(async () => {
         LOG_SIZE,
         '',
         'Export the event log to a USB stick from the logger menu before a firmware update: the update clears the log.',
+      ].join('\n'),
+    },
+  ]);
+  await seedReadyManual(seeded, DRYER, [
+    { page: 5, text: 'Reading the alarm history is fully supported.' },
+    { page: 6, text: 'The alarm history keeps the last 200 alarms with their date and time.' },
+    {
+      page: 9,
+      text: [
+        'Service port',
+        '',
+        'The service port is the round socket behind the lower front panel. Switch the unit off before you open the panel, and use the grey cable that came with it.',
+        'To read it, connect a laptop to the service port and type:',
+        '',
+        '```',
+        HISTORY_COMMAND,
+        '```',
       ].join('\n'),
     },
   ]);
@@ -225,6 +245,23 @@ test('a question that asks for a value is answered with the sentence that gives 
     expect(lead).toMatch(/^The VX-20 logger keeps an event log/);
     expect(lead).toContain(LOG_SIZE);
     expect(await chat.sourceLinks(answer).first().textContent()).toBe(`${LOGGER.title}, page 3`);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
+
+test('"how do I" is answered with the page that shows what to type, not with one that says it can be done', async () => {
+  const { context, errors, chat } = await openChat('phone');
+  try {
+    await chat.sendUserMessage('how do I read the alarm history on the RX-7');
+    const answer = await chat.waitForAnswer();
+    expect(await answer.getAttribute('data-status')).toBe('done');
+    expect(await answer.locator('p').first().textContent()).toContain(
+      'To read it, connect a laptop to the service port and type:',
+    );
+    expect(await answer.locator('pre code').first().textContent()).toContain(HISTORY_COMMAND);
+    expect(await chat.sourceLinks(answer).first().textContent()).toBe(`${DRYER.title}, page 9`);
     expect(errors).toEqual([]);
   } finally {
     await context.close();

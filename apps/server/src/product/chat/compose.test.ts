@@ -426,6 +426,26 @@ describe('composeAnswer', () => {
     expect(sources[0]!.page).toBe(334);
   });
 
+  it('answers "how do I" with a page a little lower of the same manual that shows what to type, over one that says it can be done', () => {
+    const says = passage('Reading the alarm log is fully supported on every CX-10 controller.', { page: 40 });
+    const other = passage('The alarm log keeps the last 200 alarms with their time.', { page: 41, chunkId: 'c2' });
+    const shows = passage(
+      ['To read the alarm log, type at the service console:', '', '```', 'service log --alarms', '```'].join('\n'),
+      { page: 18, chunkId: 'c3' },
+    );
+    const { text, sources } = composeAnswer('how do I read the alarm log', [says, other, shows]);
+    expect(sources[0]!.page).toBe(18);
+    expect(text.slice(0, text.indexOf('*CX-10'))).toContain('To read the alarm log, type at the service console:');
+    expect(text).toContain('service log --alarms');
+    // Not asked how: the ranking's order stands.
+    expect(composeAnswer('is the alarm log read on every controller', [says, other, shows]).sources[0]!.page).toBe(40);
+    // Another manual's page does not lead, nor a page below the first three.
+    const elsewhere = { ...shows, manualId: 'manual_other', title: 'RX-4 Dryer Manual' };
+    expect(composeAnswer('how do I read the alarm log', [says, other, elsewhere]).sources[0]!.page).toBe(40);
+    const lower = passage('The log holds alarms.', { page: 42, chunkId: 'c4' });
+    expect(composeAnswer('how do I read the alarm log', [says, other, lower, shows]).sources[0]!.page).toBe(40);
+  });
+
   it('takes the sentence after the second chosen one too, when it carries the question', () => {
     const page = [
       '3.15.1.1 Small, Medium, Large and Huge',

@@ -1,6 +1,7 @@
 // The answer composed without an AI model, from passages as extraction stores them.
 import { describe, expect, it } from 'vitest';
-import { askedValue, composeAnswer, escapeMarkdown, LOCAL_ANSWER_NOTE } from './compose.js';
+import { askedValue } from './asked-value.js';
+import { composeAnswer, escapeMarkdown, LOCAL_ANSWER_NOTE } from './compose.js';
 import type { Passage } from '../retrieval/retrieve.js';
 
 const passage = (text: string, over: Partial<Passage> = {}): Passage => ({

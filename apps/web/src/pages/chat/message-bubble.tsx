@@ -6,6 +6,7 @@ import type { ChatMessage } from './chat-message';
 import { ChatMarkdown } from './chat-markdown';
 import { MessageSources } from './message-sources';
 import { PhotoReading } from './photo-reading';
+import { PhotoThumbnail } from './photo-thumbnail';
 
 /** One message: the technician's on the right, the assistant's on the left with its sources. */
 export function MessageBubble({
@@ -47,14 +48,15 @@ export function MessageBubble({
           message.status === 'error' && 'border-destructive/40 bg-destructive/5',
         )}
       >
-        {message.imageUrl && (
-          <img
-            src={message.imageUrl}
-            alt="Attached photo"
-            className="mb-2 max-h-60 w-auto max-w-full rounded-lg object-contain"
-          />
-        )}
-        {mine && message.photo && <PhotoReading photo={message.photo} disabled={busy} onAskAgain={onAskAgain} />}
+        {/* Beside each other where there is room, so the answer starts close under them. */}
+        <div className="sm:flex sm:items-start sm:gap-3">
+          {message.imageUrl && <PhotoThumbnail url={message.imageUrl} />}
+          {mine && message.photo && (
+            <div className="min-w-0 sm:flex-1">
+              <PhotoReading photo={message.photo} disabled={busy} onAskAgain={onAskAgain} />
+            </div>
+          )}
+        </div>
         {mine ? (
           message.content && (
             <p className="text-base leading-relaxed whitespace-pre-wrap wrap-anywhere">{message.content}</p>

@@ -6,9 +6,10 @@ import { MessageBubble } from './message-bubble';
 
 /**
  * Where the conversation scrolls to: the newest question at the top, so its answer is read from its
- * first line (the direct answer), not from its end; of a question taller than a quarter of the list
- * (a photo) only its end shows, the answer starting a quarter down. The list's bottom while no answer
- * follows the question yet, or when what follows fits below it.
+ * first line (the direct answer), not from its end, under the question (a photo and the text read
+ * from it) it answers; of a question taller than 60% of the list only its end shows, so that at
+ * least 40% of the list is answer. The list's bottom while no answer follows the question yet, or
+ * when what follows fits below it.
  */
 function scrollTargetOf(list: HTMLElement): number {
   const bottom = list.scrollHeight - list.clientHeight;
@@ -20,7 +21,7 @@ function scrollTargetOf(list: HTMLElement): number {
   const paddingTop = parseFloat(getComputedStyle(list).paddingTop) || 0;
   const questionTop = question.getBoundingClientRect().top - top - paddingTop;
   const answerTop = answer.getBoundingClientRect().top - top - paddingTop;
-  return Math.min(bottom, Math.max(questionTop, answerTop - list.clientHeight / 4));
+  return Math.min(bottom, Math.max(questionTop, answerTop - list.clientHeight * 0.6));
 }
 
 /** The scrolling conversation; glides to the newest question and its answer whenever one arrives or grows. */

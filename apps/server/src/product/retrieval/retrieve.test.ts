@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../db/migrate.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import { createEmbedder } from './embedder.js';
+import { createEmbedder, type EmbedLane } from './embedder.js';
 import { questionTerms, termCount } from './passage-text.js';
 import {
   bestSentenceShare,
@@ -24,7 +24,7 @@ import {
   termFrequencies,
   type LexicalFeatures,
 } from './rank.js';
-import { americanSpelling, findCandidates, retrievePassages, termWeight } from './retrieve.js';
+import { americanSpelling, findCandidates, oneEditAway, retrievePassages, termWeight } from './retrieve.js';
 import { otherForms, searchTerms } from './search-terms.js';
 
 /** A database of its own holding `manuals`, each page ([manual id, text]) a chunk on page i + 1. */
@@ -548,6 +548,76 @@ describe('British spellings', () => {
       'Page register. The startup code can initialize variables in xdata only where the page register is right.',
     ]);
     expect(await firstPage(lib, 'xdata variables not initialised at startup')).toBe(2);
+  });
+});
+
+describe('typos', () => {
+  const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
+  afterAll(() => embedder.close());
+  const pages = [
+    'Interrupt handlers. An interrupt handler must save the registers it uses; verify the vector table.',
+    'Handlers. A handler is called for every event; the handler list is kept in order.',
+    'Stack. The stack grows down from the top of internal memory.',
+    'Wiring. The programmer is wired to the target with six wires.',
+    'Sectors. A sector of the flash is erased at once.',
+    'Vectors. A vector table lists the vector of each interrupt; the vector address is fixed.',
+    'Async calls. An async function returns at once.',
+  ];
+
+  it('spells a word every way one edit away: a letter dropped, added or changed, or two swapped', () => {
+    const forms = oneEditAway('stak');
+    expect(forms).toEqual(expect.arrayContaining(['tak', 'stack', 'stab', 'satk']));
+    expect(forms).not.toContain('stak');
+    expect(new Set(forms).size).toBe(forms.length);
+  });
+
+  it('searches a word of 5 letters or more that no chunk holds as the held word one edit away', async () => {
+    const lib = await oneManual('cc', 'Compiler', pages);
+    expect(await firstPage(lib, 'my interupt handler')).toBe(1);
+    expect(await coverageOn(lib, 'my interupt handler', 1)).toBeCloseTo(1);
+    // The question is embedded as meant too: the word vectors know no typo.
+    const embedded: string[] = [];
+    const seeing = {
+      embed: (texts: string[], lane: EmbedLane) => (embedded.push(...texts), embedder.embed(texts, lane)),
+    };
+    const { passages } = await retrievePassages(
+      { pool: lib, embedder: seeing },
+      { question: 'my Interupt handler', role: 'viewer' },
+    );
+    expect(passages[0]?.page).toBe(1);
+    expect(embedded).toContain('my interrupt handler');
+  });
+
+  it('never changes a word the library holds, a word of 4 letters, a first letter, an identifier, or a word the vectors know', async () => {
+    const lib = await oneManual('cc', 'Compiler', pages);
+    // "sector" is held: not "vector", which more chunks hold.
+    expect(await coverageOn(lib, 'sector erased', 6)).toBeLessThan(0.8);
+    expect(await firstPage(lib, 'sector erased')).toBe(5);
+    // "stak" has many held words one edit away.
+    expect(await coverageOn(lib, 'stak grows', 3)).toBeLessThan(0.8);
+    // A typo keeps its first letter: a tool the vectors lack ("rsync") is not "async".
+    expect(await coverageOn(lib, 'rsync function', 7)).toBeLessThan(0.8);
+    // An identifier is as typed: "vectr2" is not "vector".
+    expect(await coverageOn(lib, 'vectr2 address', 6)).toBeLessThan(0.8);
+    // "wiped" is a word (not "wired"), though the library alone would read it as one.
+    const wired = async (deps: Parameters<typeof findCandidates>[0]) =>
+      (await findCandidates(deps, { question: 'programmer wiped', role: 'viewer' })).find(
+        (c) => c.row.page_number === 4,
+      )?.coverage ?? 0;
+    expect(await wired({ pool: lib })).toBeCloseTo(1);
+    expect(await wired({ pool: lib, embedder })).toBeLessThan(0.9);
+  });
+
+  it("finds no passage of a manual the caller may not read through a typo's word", async () => {
+    for (const role of ['viewer', 'manager', null] as const) {
+      const { passages, suggestions } = await retrievePassages(
+        { pool },
+        { question: 'hydraulik lift', role, limit: 50 },
+      );
+      expect([...passages, ...suggestions].some((p) => p.manualId === 'm23')).toBe(false);
+    }
+    const privileged = await retrievePassages({ pool }, { question: 'hydraulik lift', role: 'technician' });
+    expect(privileged.passages[0]?.manualId).toBe('m23');
   });
 });
 

@@ -352,6 +352,64 @@ const findSpellings = (pool: pg.Pool, missing: Term[]) =>
     }),
   );
 
+/** The shortest word read as a typo: a word of 4 letters has many held words one edit away ("erse": else, erase, ease). */
+const TYPO_MIN_LETTERS = 5;
+/** A word of letters alone (an identifier has digits or marks) of TYPO_MIN_LETTERS or more. */
+const typoShaped = new RegExp(`^\\p{Ll}{${TYPO_MIN_LETTERS},}$`, 'u');
+
+/** Every spelling one edit from `word`: a letter dropped, added or changed, or two neighbours swapped. */
+export function oneEditAway(word: string): string[] {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const forms = new Set<string>();
+  for (let i = 0; i <= word.length; i++) {
+    const [before, after] = [word.slice(0, i), word.slice(i)];
+    if (after) forms.add(before + after.slice(1));
+    if (after.length > 1) forms.add(before + after[1] + after[0] + after.slice(2));
+    for (const l of letters) {
+      forms.add(before + l + after);
+      if (after) forms.add(before + l + after.slice(1));
+    }
+  }
+  forms.delete(word);
+  return [...forms];
+}
+
+/**
+ * For each of the question's words of TYPO_MIN_LETTERS letters or more that no chunk holds and the
+ * word vectors do not know, the word one edit away that the library holds in most chunks
+ * ("interupt": interrupt, "condtion": condition), with its chunks: a technician in gloves mistypes,
+ * and a typo has no vector to find a stand-in by. A word the vectors know is a word ("wiped" is not
+ * "wired"); when they cannot say, the library alone decides. Read from search_terms alone, one
+ * indexed lookup per spelling; an identifier is never corrected.
+ */
+async function findTypos(
+  deps: RetrievalDeps,
+  missing: Term[],
+): Promise<{ typed: string; form: string; query: string; rows: string }[]> {
+  const long = missing.filter((t) => !t.isCode && typoShaped.test(t.typed)).map((t) => t.typed);
+  // A typo keeps the first letter (a name the vectors lack is no typo of another: "rsync" is not "async").
+  const forms = long.flatMap((typed) =>
+    oneEditAway(typed)
+      .filter((form) => form[0] === typed[0])
+      .map((form) => ({ typed, form })),
+  );
+  if (forms.length === 0) return [];
+  const [nearest, { rows }] = await Promise.all([
+    // A word with a vector has a nearest word at any similarity; a typo has none.
+    deps.embedder?.neighbours?.(long, { count: 1, minSimilarity: -1 }).catch(() => undefined),
+    deps.pool.query<{ typed: string; form: string; query: string; rows: string }>(
+      `SELECT DISTINCT ON (typed) typed, form, quote_literal(s.lexeme)::tsquery::text AS query, s.chunks AS rows
+       FROM unnest($1::text[], $2::text[]) w(typed, form)
+       CROSS JOIN LATERAL (SELECT tsvector_to_array(to_tsvector('english', form)) AS lexemes) l
+       JOIN search_terms s ON cardinality(l.lexemes) = 1 AND s.lexeme = l.lexemes[1] AND s.chunks > 0
+       ORDER BY typed, s.chunks DESC, s.lexeme`,
+      [forms.map((f) => f.typed), forms.map((f) => f.form)],
+    ),
+  ]);
+  const known = new Set(long.filter((_, i) => nearest?.[i]?.length));
+  return rows.filter((r) => !known.has(r.typed));
+}
+
 /**
  * The question's words of 4 letters or more that no chunk holds but the library holds as the name of
  * the switch that turns them off ("gcse" where a compiler's options read --nogcse and #pragma
@@ -649,10 +707,12 @@ export async function findCandidates(
   deps: RetrievalDeps,
   opts: { question: string; role: Role | null },
 ): Promise<ScoredCandidate<CandidateRow>[]> {
-  const questionVector = deps.embedder?.embed([spellOutTemperatures(opts.question)], 'question').then(
-    ([v]) => v,
-    () => undefined,
-  );
+  const embedQuestion = (text: string) =>
+    deps.embedder?.embed([spellOutTemperatures(text)], 'question').then(
+      ([v]) => v,
+      () => undefined,
+    );
+  let questionVector = embedQuestion(opts.question);
   const question = searchTerms(opts.question);
   const [statistics, compoundsFound, acronyms, splits, otherFormsFound, optionEntries, prefixedNames] =
     await Promise.all([
@@ -678,12 +738,23 @@ export async function findCandidates(
   // Read beside the candidate query: it only weighs the candidates (caught here, thrown where awaited).
   const namedManualsFound = findNamedManuals(deps.pool, terms, opts.role);
   namedManualsFound.catch(() => undefined);
-  const [spellings, switchesOff, families] = await Promise.all([
+  const [spellings, switchesOff, families, typos] = await Promise.all([
     findSpellings(deps.pool, lacking),
     findSwitchesOff(deps.pool, lacking),
     findFamilies(deps.pool, terms.filter(unheldCode)),
+    findTypos(deps, lacking),
   ]);
-  holdSpellings(terms, spellings);
+  // A British spelling is the surer reading of a word, so a typo is held only where none was found.
+  const typosHeld = typos.filter((t) => !spellings.some((s) => s.typed === t.typed));
+  holdSpellings(terms, [...typosHeld, ...spellings]);
+  // The question as meant is embedded too: the vectors know no typo, so the typed question means less.
+  if (typosHeld.length)
+    questionVector = embedQuestion(
+      typosHeld.reduce(
+        (q, t) => q.replace(new RegExp(`(?<!\\p{L})${t.typed}(?!\\p{L})`, 'giu'), t.form),
+        opts.question,
+      ),
+    );
   // An identifier no chunk holds is held where a member of its family is (findFamilies).
   holdAlso(terms, families, unheldCode);
   holdSplits(terms, splits);

@@ -17,19 +17,19 @@ import { type PhotoReading, describePhoto, problemLines } from './photo.js';
 const candidatesForOneManual = 24;
 
 /**
- * The passages for a question asked with a photo: searched with the photo's model, part and
- * error codes added, then narrowed to the manual the photo names (when it has passages). A
- * photo with no readable text and no typed question has nothing to search with: no passages.
+ * The passages for a question asked with a photo, searched as photoSearch makes it, then narrowed
+ * to the manual the photo names (when it has passages). A photo with no readable text and no typed
+ * question has nothing to search with: no passages.
  * When the photo names a manual, its closest pages stand even below the relevance threshold:
  * the unit is identified, so its manual is the place to look.
  */
 export async function retrieveForPhoto(
   deps: RetrievalDeps,
-  { question, typed, role, photo }: { question: string; typed: boolean; role: Role | null; photo: PhotoReading },
+  { searched, typed, role, photo }: { searched: string; typed: boolean; role: Role | null; photo: PhotoReading },
 ): Promise<Retrieval> {
   if (!photo.text && !typed) return { passages: [], relevant: true, suggestions: [] };
   const found = await retrievePassages(deps, {
-    question: photoSearch({ question, typed, photo }),
+    question: searched,
     role,
     limit: photo.manual ? candidatesForOneManual : undefined,
   });

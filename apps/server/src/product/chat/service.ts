@@ -83,7 +83,7 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
     suggestions,
   } = alone ??
   (photo
-    ? await retrieveForPhoto(deps, { question, typed, role: turn.user.role, photo })
+    ? await retrieveForPhoto(deps, { searched, typed, role: turn.user.role, photo })
     : await retrievePassages(deps, { question: searched, role: turn.user.role }));
   const passages = followUp ? rankFollowUp(found, question, previous!.manualIds[0]) : found;
   // Nothing relevant enough: the answer says so first, and the model (if any) answers from general knowledge.

@@ -352,6 +352,16 @@ const findSpellings = (pool: pg.Pool, missing: Term[]) =>
     }),
   );
 
+/**
+ * Whether each word has a word vector (a word that has one has a nearest word at any similarity): a typo or a
+ * coined parameter name has none. Undefined when the embedder cannot say.
+ */
+const haveVectors = (deps: RetrievalDeps, words: string[]): Promise<boolean[] | undefined> =>
+  deps.embedder?.neighbours?.(words, { count: 1, minSimilarity: -1 }).then(
+    (lists) => lists.map((nearest) => nearest.length > 0),
+    () => undefined,
+  ) ?? Promise.resolve(undefined);
+
 /** The shortest word read as a typo: a word of 4 letters has many held words one edit away ("erse": else, erase, ease). */
 const TYPO_MIN_LETTERS = 5;
 /** A word of letters alone (an identifier has digits or marks) of TYPO_MIN_LETTERS or more. */
@@ -394,9 +404,8 @@ async function findTypos(
       .map((form) => ({ typed, form })),
   );
   if (forms.length === 0) return [];
-  const [nearest, { rows }] = await Promise.all([
-    // A word with a vector has a nearest word at any similarity; a typo has none.
-    deps.embedder?.neighbours?.(long, { count: 1, minSimilarity: -1 }).catch(() => undefined),
+  const [vectors, { rows }] = await Promise.all([
+    haveVectors(deps, long),
     deps.pool.query<{ typed: string; form: string; query: string; rows: string }>(
       `SELECT DISTINCT ON (typed) typed, form, quote_literal(s.lexeme)::tsquery::text AS query, s.chunks AS rows
        FROM unnest($1::text[], $2::text[]) w(typed, form)
@@ -406,7 +415,8 @@ async function findTypos(
       [forms.map((f) => f.typed), forms.map((f) => f.form)],
     ),
   ]);
-  const known = new Set(long.filter((_, i) => nearest?.[i]?.length));
+  // A typo has no vector; when the embedder cannot say, the library alone decides.
+  const known = new Set(long.filter((_, i) => vectors?.[i]));
   return rows.filter((r) => !known.has(r.typed));
 }
 
@@ -463,14 +473,12 @@ async function findPrefixedNames(
   // two of them; a name found for one word alone is as likely another thing ("dnode" for "node").
   const sets = rows.filter((r) => rows.some((o) => o.typed !== r.typed && o.letter === r.letter));
   if (sets.length === 0) return [];
-  // A word with a vector has a nearest word at any similarity; a coined name has none.
-  const nearest = await deps.embedder
-    .neighbours(
-      sets.map((r) => r.letter + r.typed),
-      { count: 1, minSimilarity: -1 },
-    )
-    .catch(() => undefined);
-  const coined = sets.filter((_, i) => nearest?.[i]?.length === 0);
+  // A coined name has no vector; when the embedder cannot say, none is taken.
+  const vectors = await haveVectors(
+    deps,
+    sets.map((r) => r.letter + r.typed),
+  );
+  const coined = sets.filter((_, i) => vectors?.[i] === false);
   if (coined.length === 0) return [];
   // And one the manual writes so: a stem may be another word's ("relev" of relevant for r-elevator).
   const { rows: written } = await deps.pool.query<{ typed: string; query: string }>(

@@ -20,6 +20,8 @@ export interface LexicalFeatures {
   optionLines: number;
   /** Whether a line of the chunk sets one of the question's words as a parameter ("METHOD=name"). */
   settingLine: boolean;
+  /** Whether the chunk holds the library's entry for one of the question's short options ("-P port", migration 027; findOptionEntries in retrieve.ts). */
+  optionEntry?: boolean;
   /** Share of the question's words and identifiers held by the chunk's one sentence that holds most of them (bestSentenceShare). */
   bestSentence: number;
   /** Whether the chunk's manual is one the question names (findNamedManuals in retrieve.ts). */
@@ -460,12 +462,17 @@ export function decideRelevance(
     | {
         coverage: number;
         semantic: number | undefined;
-        features: Pick<LexicalFeatures, 'wordCoverage' | 'lacking'>;
+        features: Pick<LexicalFeatures, 'wordCoverage' | 'lacking' | 'optionEntry' | 'namedManual' | 'soleManual'>;
       }
     | undefined,
 ): boolean {
   if (!top) return false;
   if (top.coverage >= RELEVANT_COVERAGE) return true;
+  // A question about a short option of a tool the library documents ("ngspice -o out.log, what lands
+  // in that file", "can I point -P at its IP" with an stk500 only avrdude names) is answered by that
+  // option's own entry, whatever else it brings: the technician's file names, the cabinet it sits in.
+  // The entry alone is not enough: another tool's option may share the letter ("tar -x").
+  if (top.features.optionEntry && (top.features.namedManual || top.features.soleManual)) return true;
   if (top.semantic === undefined) return false;
   if (top.semantic >= CLOSE_SEMANTIC && top.coverage >= CLOSE_COVERAGE && top.features.wordCoverage >= CLOSE_WORDS)
     return true;

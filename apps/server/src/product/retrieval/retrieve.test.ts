@@ -1049,6 +1049,69 @@ describe('whether the library answers', () => {
   });
 });
 
+describe("a short option's entry in the manual of the tool the question names", () => {
+  const library = () =>
+    libraryOf(
+      [
+        { id: 'ft', title: 'Flashtool user manual' },
+        { id: 'cc', title: 'Compiler guide' },
+      ],
+      [
+        [
+          'ft',
+          'Option descriptions\n-o logfile\n  Write every message of the session to logfile instead of the terminal.\n-P port\n  Use port to reach the programmer: a serial device, or net:host:port for one behind a network server.',
+        ],
+        ['ft', 'Flashtool lists the programmers it knows at start, the stk500 among them.'],
+        [
+          'ft',
+          'Troubleshooting. When flashtool cannot open the port, check the cable and the permissions of the device.',
+        ],
+        ['cc', 'Options\n-x  Compile the files that follow as assembler source.\n-c  Compile only, do not link.'],
+        ['cc', 'The compiler writes a log of each build, and its serial output goes to the terminal.'],
+      ],
+    );
+  const answer = (lib: pg.Pool, question: string) => retrievePassages({ pool: lib }, { question, role: 'viewer' });
+
+  it("answers from the option's entry though the question brings the technician's own file name and words no manual holds", async () => {
+    const lib = await library();
+    const question = 'flashtool -o out.log, what lands in that file';
+    // Its words are few of any page's: without the entry it would be refused.
+    const candidates = await findCandidates({ pool: lib }, { question, role: 'viewer' });
+    expect(candidates.find((c) => c.features.optionEntry)).toMatchObject({ row: { manual_id: 'ft', page_number: 1 } });
+    expect(answersQuestion(candidates.map((c) => ({ ...c, features: { ...c.features, optionEntry: false } })))).toBe(
+      false,
+    );
+    const { relevant, passages } = await answer(lib, question);
+    expect(relevant).toBe(true);
+    expect(passages[0]).toMatchObject({ manualId: 'ft', page: 1 });
+    // The tool named by the one identifier only its manual holds.
+    const sole = await answer(lib, 'the stk500 sits on a moxa serial server in the cabinet, can I point -P at its IP');
+    expect(sole.relevant).toBe(true);
+    expect(sole.passages[0]).toMatchObject({ manualId: 'ft', page: 1 });
+  });
+
+  it("refuses another tool's option that shares the letter, and an option no line begins with", async () => {
+    const lib = await library();
+    // The compiler's -x entry and the programmer's -o entry, for tools the library does not document.
+    for (const question of ['tar -x out.tgz, what lands in that folder', 'gzip -o out.log, what lands in that file'])
+      expect((await answer(lib, question)).relevant, question).toBe(false);
+    // The tool named, but the option is no entry of its manual.
+    expect((await answer(lib, 'flashtool -z out.log, what lands in that file')).relevant).toBe(false);
+  });
+
+  it('needs both the entry and the named or only manual', () => {
+    const top = (features: Partial<LexicalFeatures>) => ({
+      coverage: 0.2,
+      semantic: 0.4,
+      features: { wordCoverage: 0.4, lacking: 0.27, ...features },
+    });
+    expect(decideRelevance(top({ optionEntry: true, namedManual: true }))).toBe(true);
+    expect(decideRelevance(top({ optionEntry: true, soleManual: true }))).toBe(true);
+    expect(decideRelevance(top({ optionEntry: true }))).toBe(false);
+    expect(decideRelevance(top({ namedManual: true, soleManual: true }))).toBe(false);
+  });
+});
+
 describe('lacking', () => {
   it('is the share of the question held by words no chunk holds, 0 when the library holds them all', async () => {
     const [held] = await findCandidates({ pool }, { question: 'descale the gas boiler', role: 'admin' });
@@ -1347,6 +1410,39 @@ describe('migration 027', () => {
     expect(await holding('-B')).toEqual([]);
     expect(await holding('-E')).toEqual(['old_entry']);
     expect(await holding('-b')).toEqual(['new_entry']);
+    expect((await lib.query(counted)).rows[0].terms).toEqual((await lib.query(recount)).rows[0].terms);
+  });
+
+  it('indexes each option of a list one description serves (migration 028), before it and after', async () => {
+    const { pool: lib } = await createTestDatabase({ empty: true });
+    await migrate(lib, { until: 27 });
+    await lib.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('m', 'Programmer', '/f/m.pdf', 'm.pdf')",
+    );
+    const store = (id: string, text: string) =>
+      lib.query(
+        "INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ($1, 'm', $2, 0, 1)",
+        [id, text],
+      );
+    await store('old_list', 'Options\n-s, -u These options used to control the obsolete safemode feature.');
+    await store('old_long', '-e, --erase Erase the chip.\nUse -u, -U as you like.');
+    await migrate(lib);
+    await store('new_list', '  -h,-H, -? Print the usage.');
+    const holding = async (lexeme: string) =>
+      (
+        await lib.query<{ id: string }>(
+          'SELECT id FROM manual_content WHERE search @@ quote_literal($1)::tsquery ORDER BY id',
+          [lexeme],
+        )
+      ).rows.map((r) => r.id);
+    expect(await holding('-s')).toEqual(['old_list']);
+    expect(await holding('-u')).toEqual(['old_list']);
+    expect(await holding('-e')).toEqual(['old_long']);
+    // Not a list that opens no line, nor a long option.
+    expect(await holding('-U')).toEqual([]);
+    expect(await holding('--erase')).toEqual([]);
+    expect(await holding('-h')).toEqual(['new_list']);
+    expect(await holding('-H')).toEqual(['new_list']);
     expect((await lib.query(counted)).rows[0].terms).toEqual((await lib.query(recount)).rows[0].terms);
   });
 });

@@ -932,6 +932,8 @@ export async function findCandidates(
   // The question's identifiers say which manual it is about: when one manual's candidates alone hold them (soleManual).
   const codes = found.filter((t) => t.isCode && !t.anyOf);
   const sole = soleManual(rows.map((row, i) => ({ manual: row.manual_id, holds: codes.some(holders[i]!) })));
+  // The entries of the question's short options the library has (searchOptionEntries).
+  const entries = found.filter((t) => t.entryOf);
   return rows.map((row, i) => {
     const has = holders[i]!;
     const wordsHeld = [...words, ...standInTerms].reduce((sum, t) => sum + (has(t) ? t.weight : 0), 0);
@@ -947,6 +949,7 @@ export async function findCandidates(
         ? optionLines.filter((line) => line.test(row.extracted_text)).length / optionLines.length
         : 0,
       settingLine: settingLines.some((line) => line.test(row.extracted_text)),
+      optionEntry: entries.some(has),
       bestSentence: bestSentenceShare(row.extracted_text, sentenceTerms),
       namedManual: namedManuals.has(row.manual_id),
       soleManual: sole[i],

@@ -1,8 +1,12 @@
 // The messages between embedder.ts (main thread) and embed-worker.ts, kept apart from the
 // worker so the main thread never loads the word vectors.
 
-/** One batch of texts to embed, or of words whose nearest words are wanted (word-vectors.ts nearestWords). */
-export type EmbedWork = { texts: string[] } | { neighboursOf: string[]; options: NeighbourOptions };
+/**
+ * One batch of texts to embed, of words whose nearest words are wanted (word-vectors.ts nearestWords), or
+ * of words asked whether the vectors have them (a look-up, no search).
+ */
+export type EmbedWork =
+  { texts: string[] } | { neighboursOf: string[]; options: NeighbourOptions } | { knownOf: string[] };
 export type EmbedRequest = EmbedWork & { id: number };
 
 export interface NeighbourOptions {
@@ -15,9 +19,12 @@ export interface Neighbour {
   similarity: number;
 }
 
-/** The worker's answer: one unit-length vector per text, or each word's neighbours, or why it could not. */
+/** The worker's answer: one unit-length vector per text, each word's neighbours, whether each word is known, or why it could not. */
 export type EmbedResponse =
-  { id: number; vectors: Float32Array[] } | { id: number; neighbours: Neighbour[][] } | { id: number; error: string };
+  | { id: number; vectors: Float32Array[] }
+  | { id: number; neighbours: Neighbour[][] }
+  | { id: number; known: boolean[] }
+  | { id: number; error: string };
 
 /** Marks a worker's workerData as ours, so importing the worker module anywhere else does nothing. */
 export const embedWorkerRole = 'fieldassist-embed';

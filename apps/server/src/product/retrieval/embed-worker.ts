@@ -1,6 +1,6 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { type EmbedRequest, type EmbedResponse, embedWorkerRole, wordVectorsWorkerRole } from './embed-protocol.js';
-import { convertWordVectors, embedText, loadWordVectors, nearestWords } from './word-vectors.js';
+import { convertWordVectors, embedText, hasWordVector, loadWordVectors, nearestWords } from './word-vectors.js';
 
 // Embeds texts with the static word vectors (word-vectors.ts), loaded when the worker starts so
 // the first batch does not wait for them. Started with wordVectorsWorkerRole, it instead makes
@@ -16,6 +16,11 @@ function serve(port: NonNullable<typeof parentPort>) {
       if ('neighboursOf' in request) {
         const neighbours = request.neighboursOf.map((word) => nearestWords(loaded, word, request.options));
         port.postMessage({ id, neighbours } satisfies EmbedResponse);
+        return;
+      }
+      if ('knownOf' in request) {
+        const known = request.knownOf.map((word) => hasWordVector(loaded, word));
+        port.postMessage({ id, known } satisfies EmbedResponse);
         return;
       }
       const out = request.texts.map((text) => embedText(loaded, text));

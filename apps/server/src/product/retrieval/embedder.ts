@@ -31,6 +31,8 @@ export interface Embedder {
   embed(texts: string[], lane: EmbedLane): Promise<Float32Array[]>;
   /** Each word's nearest words in meaning, the closest first, computed in the question lane's worker thread. */
   neighbours(words: string[], options: NeighbourOptions): Promise<Neighbour[][]>;
+  /** Whether the word vectors have each word (a typo or a coined name has none), in the question lane's worker thread. */
+  knows(words: string[]): Promise<boolean[]>;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,7 @@ const indexIdleMs = 30_000;
 const maxQuestionsWaiting = 8;
 
 type Job = EmbedRequest & {
-  resolve: (answer: Float32Array[] | Neighbour[][]) => void;
+  resolve: (answer: Float32Array[] | Neighbour[][] | boolean[]) => void;
   reject: (error: Error) => void;
 };
 
@@ -123,7 +125,8 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
       current = undefined;
       clearTimeout(job.timer);
       if ('error' in message) job.reject(new Error(`Embedding failed: ${message.error}`));
-      else job.resolve('vectors' in message ? message.vectors : message.neighbours);
+      else
+        job.resolve('vectors' in message ? message.vectors : 'known' in message ? message.known : message.neighbours);
       next();
     });
     w.on('error', (error: Error) => {
@@ -165,9 +168,9 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
     get waiting() {
       return waiting.length + (current ? 1 : 0);
     },
-    run<Answer extends Float32Array[] | Neighbour[][]>(work: EmbedWork): Promise<Answer> {
+    run<Answer extends Float32Array[] | Neighbour[][] | boolean[]>(work: EmbedWork): Promise<Answer> {
       if (closed) return Promise.reject(new Error('The embedder is closed'));
-      if (('texts' in work ? work.texts : work.neighboursOf).length === 0)
+      if (('texts' in work ? work.texts : 'knownOf' in work ? work.knownOf : work.neighboursOf).length === 0)
         return Promise.resolve([] as unknown as Answer);
       return new Promise((resolve, reject) => {
         waiting.push({ id: nextId++, ...work, resolve: resolve as Job['resolve'], reject });
@@ -193,7 +196,9 @@ export function createEmbedder(limits: EmbedLimits, log: (message: string) => vo
   const available = wordVectorsAvailable(limits, log, () => question.warm());
   if (available()) question.warm();
   // A question's work (its vector, or its words' neighbours) is refused rather than answered late.
-  function askQuestionLane<Answer extends Float32Array[] | Neighbour[][]>(work: EmbedWork): Promise<Answer> {
+  function askQuestionLane<Answer extends Float32Array[] | Neighbour[][] | boolean[]>(
+    work: EmbedWork,
+  ): Promise<Answer> {
     if (!available()) return Promise.reject(new Error('The word vectors are not ready yet'));
     if (question.waiting >= maxQuestionsWaiting)
       return Promise.reject(new Error('Too many questions are waiting to be embedded'));
@@ -207,6 +212,9 @@ export function createEmbedder(limits: EmbedLimits, log: (message: string) => vo
     },
     neighbours(words, options) {
       return askQuestionLane({ neighboursOf: words, options });
+    },
+    knows(words) {
+      return askQuestionLane({ knownOf: words });
     },
     async close() {
       question.close();

@@ -24,7 +24,7 @@ import {
   termFrequencies,
   type LexicalFeatures,
 } from './rank.js';
-import { americanSpelling, findCandidates, oneEditAway, retrievePassages, termWeight } from './retrieve.js';
+import { americanSpelling, findCandidates, oneEditAway, retrievePassages, swapped, termWeight } from './retrieve.js';
 import { otherForms, searchTerms } from './search-terms.js';
 
 /** A database of its own holding `manuals`, each page ([manual id, text]) a chunk on page i + 1. */
@@ -606,6 +606,92 @@ describe('typos', () => {
       )?.coverage ?? 0;
     expect(await wired({ pool: lib })).toBeCloseTo(1);
     expect(await wired({ pool: lib, embedder })).toBeLessThan(0.9);
+  });
+
+  const shortPages = [
+    'Chip erase. The chip erase command clears the flash.',
+    'Baud rate. The baud rate of the serial line is set with -b.',
+    'Bad signature. A bad signature means a wrong part.',
+    'Bad cable. A bad cable gives bad readings.',
+    'Fuse bits. The fuse bits set the clock source.',
+    'Else. Else the tool waits for the target.',
+    'Erase cycles. Each erase wears the flash.',
+    ...[1, 2, 3, 4, 5].map((n) => `Stack ${n}. The stack of task ${n} is kept apart.`),
+    'Stay. The values stay set.',
+  ];
+
+  it('tells two neighbours swapped from other edits', () => {
+    expect(swapped('buad', 'baud')).toBe(true);
+    expect(swapped('cihp', 'chip')).toBe(true);
+    expect(swapped('buad', 'bad')).toBe(false);
+    expect(swapped('stak', 'stack')).toBe(false);
+    expect(swapped('abcd', 'badc')).toBe(false);
+  });
+
+  it('reads a word of 3 or 4 letters as two neighbours swapped, or as the one word held far more than any other', async () => {
+    const lib = await oneManual('pg', 'Programmer', shortPages);
+    // A swap the library holds, though another word one edit away is in more chunks ("bad").
+    expect(await coverageOn(lib, 'buad rate', 2)).toBeCloseTo(1);
+    expect(await coverageOn(lib, 'cihp erase', 1)).toBeCloseTo(1);
+    expect(await firstPage(lib, 'set the fues bits')).toBe(5);
+    // "stak": stack in 5 chunks, stay in 1.
+    expect(await coverageOn(lib, 'stak task', 8)).toBeCloseTo(1);
+    // "erse": else and erase are held alike, so it is neither.
+    expect(await coverageOn(lib, 'erse tool', 6)).toBeLessThan(0.8);
+    expect(await coverageOn(lib, 'erse flash', 7)).toBeLessThan(0.8);
+  });
+
+  it('prefers a word the vectors know to a spelling more chunks hold that they do not ("priorty")', async () => {
+    const lib = await oneManual('cc', 'Compiler', [
+      'Interrupt priority. Each vector has a priority level.',
+      ...[1, 2, 3].map((n) => `Step ${n}. Prior to step ${n + 1}, save the file.`),
+    ]);
+    const known = await findCandidates({ pool: lib, embedder }, { question: 'priorty level', role: 'viewer' });
+    expect(known.find((c) => c.row.page_number === 1)?.coverage).toBeCloseTo(1);
+    expect(known.find((c) => c.row.page_number === 2)?.coverage ?? 0).toBeLessThan(0.5);
+    // Without the vectors, the library alone decides: "priorly" is prior, held in more chunks.
+    expect(await coverageOn(lib, 'priorty', 2)).toBeCloseTo(1);
+  });
+
+  it('reads a held stem the vectors do not know as the word they know one edit away ("programer": programmer)', async () => {
+    const lib = await oneManual('pg', 'Programmer', [
+      'Not responding. When the programmer is not responding, check its cable.',
+      ...[1, 2, 3].map((n) => `Program ${n}. The program is written to flash at step ${n}; not all of it.`),
+    ]);
+    const first = async (deps: Parameters<typeof findCandidates>[0], page: number) =>
+      (await findCandidates(deps, { question: 'programer not responding', role: 'viewer' })).find(
+        (c) => c.row.page_number === page,
+      )?.coverage ?? 0;
+    expect(await first({ pool: lib, embedder }, 1)).toBeCloseTo(1);
+    expect(await first({ pool: lib, embedder }, 2)).toBeLessThan(0.1);
+    // Only when the vectors can say: the library alone holds 'program' for it.
+    expect(await first({ pool: lib }, 2)).toBeGreaterThan(0.3);
+    // A word held as typed is the library's own, though the vectors do not know it: "printf" is not print.
+    const io = await oneManual('cc', 'Compiler', [
+      'Output. The printf function formats its output.',
+      ...[1, 2, 3].map((n) => `Listing ${n}. Print the listing ${n} output.`),
+    ]);
+    expect(await coverageOn(io, 'printf', 2)).toBe(0);
+    const printf = await findCandidates({ pool: io, embedder }, { question: 'printf', role: 'viewer' });
+    expect(printf.find((c) => c.row.page_number === 2)?.coverage ?? 0).toBe(0);
+    // A word the vectors know is never read as another: "programs" stays the program's.
+    expect(
+      (await findCandidates({ pool: lib, embedder }, { question: 'programs written', role: 'viewer' })).find(
+        (c) => c.row.page_number === 2,
+      )?.coverage,
+    ).toBeCloseTo(1);
+  });
+
+  it('searches a pair with a typo as the phrase of the word meant', async () => {
+    const lib = await oneManual('sp', 'Simulator', [
+      'Noise analysis. The noise analysis computes the output noise.',
+      'Analysis of a circuit. Each analysis has its own noise floor.',
+    ]);
+    const phrases = async (question: string) =>
+      (await findCandidates({ pool: lib, embedder }, { question, role: 'viewer' })).find((c) => c.row.page_number === 1)
+        ?.features.phrases;
+    expect(await phrases('nosie analysis')).toBeGreaterThan(0);
+    expect(await phrases('nosie analysis')).toBe(await phrases('noise analysis'));
   });
 
   it("finds no passage of a manual the caller may not read through a typo's word", async () => {

@@ -56,7 +56,7 @@ export interface RetrievalDeps {
    * Embeds the question for semantic reranking, and finds the words nearest in meaning to a word the
    * library lacks; without it (or when it fails) ranking is lexical alone.
    */
-  embedder?: Pick<Embedder, 'embed'> & Partial<Pick<Embedder, 'neighbours'>>;
+  embedder?: Pick<Embedder, 'embed'> & Partial<Pick<Embedder, 'neighbours' | 'knows'>>;
 }
 
 /** At most this many passages go to the model. */
@@ -353,19 +353,36 @@ const findSpellings = (pool: pg.Pool, missing: Term[]) =>
   );
 
 /**
- * Whether each word has a word vector (a word that has one has a nearest word at any similarity): a typo or a
- * coined parameter name has none. Undefined when the embedder cannot say.
+ * Whether each word has a word vector: a typo or a coined parameter name has none. A look-up where the
+ * embedder has one (knows), else whether the word has a nearest word at any similarity (a search of
+ * them all). Undefined when the embedder cannot say.
  */
 const haveVectors = (deps: RetrievalDeps, words: string[]): Promise<boolean[] | undefined> =>
-  deps.embedder?.neighbours?.(words, { count: 1, minSimilarity: -1 }).then(
-    (lists) => lists.map((nearest) => nearest.length > 0),
+  (
+    deps.embedder?.knows?.(words) ??
+    deps.embedder
+      ?.neighbours?.(words, { count: 1, minSimilarity: -1 })
+      .then((lists) => lists.map((nearest) => nearest.length > 0))
+  )?.then(
+    (known) => known,
     () => undefined,
   ) ?? Promise.resolve(undefined);
 
-/** The shortest word read as a typo: a word of 4 letters has many held words one edit away ("erse": else, erase, ease). */
+/** The shortest word read as a typo of any kind: a word of 4 letters has many held words one edit away ("erse": else, erase, ease). */
 const TYPO_MIN_LETTERS = 5;
-/** A word of letters alone (an identifier has digits or marks) of TYPO_MIN_LETTERS or more. */
-const typoShaped = new RegExp(`^\\p{Ll}{${TYPO_MIN_LETTERS},}$`, 'u');
+/** The shortest word read as two neighbours swapped ("cihp": chip, "hxe": hex): with its first letter kept, a word of 4 has two such spellings. */
+const SWAP_MIN_LETTERS = 3;
+/**
+ * A word of 4 letters is read as a typo of another kind only when the library holds one word one edit away
+ * in this many times the chunks of any other ("stak": stack 85, stay 7; not "erse": else 34, erase 31) ...
+ */
+const SHORT_TYPO_DOMINANCE = 4;
+/** ... and in at least this many chunks. */
+const SHORT_TYPO_MIN_ROWS = 5;
+/** A word of letters alone (an identifier has digits or marks) of n letters or more. */
+const lettersOnly = (n: number) => new RegExp(`^\\p{Ll}{${n},}$`, 'u');
+const typoShaped = lettersOnly(TYPO_MIN_LETTERS);
+const swapShaped = lettersOnly(SWAP_MIN_LETTERS);
 
 /** Every spelling one edit from `word`: a letter dropped, added or changed, or two neighbours swapped. */
 export function oneEditAway(word: string): string[] {
@@ -384,40 +401,133 @@ export function oneEditAway(word: string): string[] {
   return [...forms];
 }
 
+/** Whether `form` is `word` with two neighbouring letters swapped. */
+export function swapped(word: string, form: string): boolean {
+  if (word.length !== form.length) return false;
+  const at = [...word].flatMap((c, i) => (c === form[i] ? [] : [i]));
+  return at.length === 2 && at[1] === at[0]! + 1 && word[at[0]!] === form[at[1]!] && word[at[1]!] === form[at[0]!];
+}
+
+/** A spelling one edit from a typed word, that the library holds, with its lexeme's chunks. */
+interface HeldForm {
+  typed: string;
+  form: string;
+  lexeme: string;
+  query: string;
+  rows: string;
+}
+
+/** The spellings of `forms` that the library holds as one word (stemmed), with their chunks. */
+async function heldForms(pool: pg.Pool, forms: { typed: string; form: string }[]): Promise<HeldForm[]> {
+  if (forms.length === 0) return [];
+  const { rows } = await pool.query<HeldForm>(
+    `SELECT typed, form, s.lexeme, quote_literal(s.lexeme)::tsquery::text AS query, s.chunks AS rows
+     FROM unnest($1::text[], $2::text[]) w(typed, form)
+     CROSS JOIN LATERAL (SELECT tsvector_to_array(to_tsvector('english', form)) AS lexemes) l
+     JOIN search_terms s ON cardinality(l.lexemes) = 1 AND s.lexeme = l.lexemes[1] AND s.chunks > 0`,
+    [forms.map((f) => f.typed), forms.map((f) => f.form)],
+  );
+  return rows;
+}
+
 /**
- * For each of the question's words of TYPO_MIN_LETTERS letters or more that no chunk holds and the
- * word vectors do not know, the word one edit away that the library holds in most chunks
- * ("interupt": interrupt, "condtion": condition), with its chunks: a technician in gloves mistypes,
- * and a typo has no vector to find a stand-in by. A word the vectors know is a word ("wiped" is not
- * "wired"); when they cannot say, the library alone decides. Read from search_terms alone, one
- * indexed lookup per spelling; an identifier is never corrected.
+ * The word a typo was meant as, of the held spellings one edit from it: a word the vectors know before one
+ * they do not ("priorty": priority, not "priorly"; "defintion": definition, not "defination", whose stem
+ * 'defin' is define's), then the one most chunks hold ("eepron": eeprom, which the vectors lack). A word of
+ * fewer than TYPO_MIN_LETTERS letters only as two neighbours swapped, when one swap is held ("buad": baud,
+ * not "bad"), or as the one word the library holds far more than any other.
+ */
+function meantWord(
+  typed: string,
+  held: HeldForm[],
+  known: (form: string) => boolean | undefined,
+): HeldForm | undefined {
+  const best = (forms: HeldForm[]) =>
+    [...forms].sort(
+      (a, b) =>
+        Number(known(b.form) ?? false) - Number(known(a.form) ?? false) ||
+        Number(b.rows) - Number(a.rows) ||
+        a.lexeme.localeCompare(b.lexeme),
+    )[0];
+  if (typed.length >= TYPO_MIN_LETTERS) return best(held);
+  const swaps = held.filter((h) => swapped(typed, h.form) && known(h.form) !== false);
+  if (new Set(swaps.map((h) => h.lexeme)).size === 1) return best(swaps);
+  if (swaps.length > 0 || typed.length < 4) return undefined;
+  const [first, ...rest] = [...new Map(held.map((h) => [h.lexeme, Number(h.rows)])).entries()].sort(
+    (a, b) => b[1] - a[1],
+  );
+  if (!first || first[1] < SHORT_TYPO_MIN_ROWS || rest.some(([, rows]) => rows * SHORT_TYPO_DOMINANCE > first[1]))
+    return undefined;
+  return best(held.filter((h) => h.lexeme === first[0]));
+}
+
+/**
+ * For each of the question's words that no chunk holds and the word vectors do not know, the word one
+ * edit away that it was meant as (meantWord: "interupt": interrupt, "condtion": condition, "cihp": chip),
+ * with its chunks: a technician in gloves mistypes, and a typo has no vector to find a stand-in by. A word
+ * the vectors know is a word ("wiped" is not "wired"); when they cannot say, the library alone decides. So
+ * is a word the library holds only as the stemmer cuts it ("programer" as 'program') that the vectors do
+ * not know, when a word they know one edit away has another stem (programmer): then that word's stem is
+ * searched in its place; a word held as typed ("printf", not print) is the library's own. Read from
+ * search_terms alone, one indexed lookup per spelling; an identifier is never corrected.
  */
 async function findTypos(
   deps: RetrievalDeps,
-  missing: Term[],
+  terms: Term[],
 ): Promise<{ typed: string; form: string; query: string; rows: string }[]> {
-  const long = missing.filter((t) => !t.isCode && typoShaped.test(t.typed)).map((t) => t.typed);
+  const plain = (t: Term) => !t.isCode && !t.anyOf && !t.entryOf;
+  const lacking = terms.filter((t) => plain(t) && t.rows === 0 && swapShaped.test(t.typed)).map((t) => t.typed);
+  // A held word the stemmer cut ("programer" as 'program'): the library holds the stem, not the word. One
+  // held as typed ("printf") is the library's own.
+  const stemmed = terms.filter(
+    (t) => plain(t) && t.rows > 0 && typoShaped.test(t.typed) && lexemesOf(t.query).join(' ') !== t.typed,
+  );
   // A typo keeps the first letter (a name the vectors lack is no typo of another: "rsync" is not "async").
-  const forms = long.flatMap((typed) =>
+  const spellings = (typed: string) =>
     oneEditAway(typed)
       .filter((form) => form[0] === typed[0])
-      .map((form) => ({ typed, form })),
-  );
-  if (forms.length === 0) return [];
-  const [vectors, { rows }] = await Promise.all([
-    haveVectors(deps, long),
-    deps.pool.query<{ typed: string; form: string; query: string; rows: string }>(
-      `SELECT DISTINCT ON (typed) typed, form, quote_literal(s.lexeme)::tsquery::text AS query, s.chunks AS rows
-       FROM unnest($1::text[], $2::text[]) w(typed, form)
-       CROSS JOIN LATERAL (SELECT tsvector_to_array(to_tsvector('english', form)) AS lexemes) l
-       JOIN search_terms s ON cardinality(l.lexemes) = 1 AND s.lexeme = l.lexemes[1] AND s.chunks > 0
-       ORDER BY typed, s.chunks DESC, s.lexeme`,
-      [forms.map((f) => f.typed), forms.map((f) => f.form)],
-    ),
+      .map((form) => ({ typed, form }));
+  const lackingForms = lacking.flatMap(spellings);
+  if (lacking.length + stemmed.length === 0) return [];
+  // Whether the vectors know the words, beside the library's spellings of those it lacks; then whether
+  // they know those spellings, and every spelling of a held stem they do not know (a few words, asked
+  // apart: hundreds of spellings for each word of every question would cost milliseconds).
+  const words = [...lacking, ...stemmed.map((t) => t.typed)];
+  const [vectors, held] = await Promise.all([haveVectors(deps, words), heldForms(deps.pool, lackingForms)]);
+  const typoStems = vectors ? stemmed.filter((t) => !vectors[words.indexOf(t.typed)]) : [];
+  const stemForms = typoStems.flatMap((t) => spellings(t.typed));
+  const asked = [...new Set([...held.map((h) => h.form), ...stemForms.map((f) => f.form)])];
+  const formVectors = vectors && asked.length ? await haveVectors(deps, asked) : undefined;
+  const knownWords = new Map([
+    ...words.map((word, i) => [word, vectors?.[i]] as const),
+    ...asked.map((form, i) => [form, formVectors?.[i]] as const),
   ]);
-  // A typo has no vector; when the embedder cannot say, the library alone decides.
-  const known = new Set(long.filter((_, i) => vectors?.[i]));
-  return rows.filter((r) => !known.has(r.typed));
+  const known = (word: string) => knownWords.get(word);
+  const found: HeldForm[] = [];
+  for (const typed of lacking) {
+    // A typo has no vector; when the embedder cannot say, the library alone decides.
+    if (known(typed)) continue;
+    const meant = meantWord(
+      typed,
+      held.filter((h) => h.typed === typed),
+      known,
+    );
+    if (meant) found.push(meant);
+  }
+  // A held stem is read as a typo only when the vectors can say: the word is none they know, the word meant one they do.
+  const heldStems = await heldForms(
+    deps.pool,
+    stemForms.filter((f) => known(f.form)),
+  );
+  for (const t of typoStems) {
+    const own = lexemesOf(t.query);
+    const forms = heldStems.filter((h) => h.typed === t.typed);
+    // A word they know that the stemmer makes the same of ("programed") reads the typed word as well.
+    if (forms.some((h) => own.includes(h.lexeme))) continue;
+    const meant = meantWord(t.typed, forms, known);
+    if (meant) found.push(meant);
+  }
+  return found.map(({ typed, form, query, rows }) => ({ typed, form, query, rows }));
 }
 
 /**
@@ -750,25 +860,33 @@ export async function findCandidates(
     findSpellings(deps.pool, lacking),
     findSwitchesOff(deps.pool, lacking),
     findFamilies(deps.pool, terms.filter(unheldCode)),
-    findTypos(deps, lacking),
+    findTypos(deps, terms),
   ]);
   // A British spelling is the surer reading of a word, so a typo is held only where none was found.
   const typosHeld = typos.filter((t) => !spellings.some((s) => s.typed === t.typed));
+  // A pair of words with a typo is the phrase of the word meant ("nosie analysis" as noise analysis).
+  const typedAs = new Map(
+    typosHeld.flatMap((t) => {
+      const term = terms.find((w) => w.typed === t.typed && !w.isCode);
+      return term ? [[term.query, t.query] as const] : [];
+    }),
+  );
   holdSpellings(terms, [...typosHeld, ...spellings]);
-  // The question as meant is embedded too: the vectors know no typo, so the typed question means less.
-  if (typosHeld.length)
-    questionVector = embedQuestion(
-      typosHeld.reduce(
-        (q, t) => q.replace(new RegExp(`(?<!\\p{L})${t.typed}(?!\\p{L})`, 'giu'), t.form),
-        opts.question,
-      ),
-    );
+  // The question as meant is embedded too (the vectors know no typo, so the typed question means less),
+  // and its words are those the composed answer's sentences are weighed by.
+  const meantQuestion = typosHeld.reduce(
+    (q, t) => q.replace(new RegExp(`(?<!\\p{L})${t.typed}(?!\\p{L})`, 'giu'), t.form),
+    opts.question,
+  );
+  if (typosHeld.length) questionVector = embedQuestion(meantQuestion);
   // An identifier no chunk holds is held where a member of its family is (findFamilies).
   holdAlso(terms, families, unheldCode);
   holdSplits(terms, splits);
   holdAlso(terms, [...otherFormsFound, ...switchesOff, ...prefixedNames], (t) => !t.isCode);
   // A pair written as one word is the phrase too.
-  const phrases = statistics.phrases.map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
+  const phrases = statistics.phrases
+    .map((p) => [...typedAs].reduce((phrase, [typed, meant]) => phrase.split(typed).join(meant), p))
+    .map((p) => (compounds.has(p) ? `(${p}) | (${compounds.get(p)})` : p));
   const optionLines = question.options.map(optionLinePattern);
   // A line that sets one of the question's words as a parameter ("METHOD=name sets the numerical
   // integration method") is where that parameter is described.
@@ -909,7 +1027,7 @@ export async function findCandidates(
   const wordWeight = words.reduce((sum, t) => sum + t.weight, 0);
   // The question's words as the composed answer reads them (no stop words), its identifiers as searched (20% also as 0.2).
   const sentenceTerms = {
-    words: questionTerms(opts.question).words,
+    words: questionTerms(meantQuestion).words,
     codes: question.codes,
     names: prefixedNames.map((n): [string, string] => [n.typed, lexemesOf(n.query)[0]!]),
   };

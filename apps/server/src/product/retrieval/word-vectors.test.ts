@@ -1,6 +1,6 @@
 // The text embeddings made from the real word vectors (the binary the tests' global setup makes).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { embedText, loadWordVectors, nearestWords, type WordVectors } from './word-vectors.js';
+import { embedText, hasWordVector, loadWordVectors, nearestWords, type WordVectors } from './word-vectors.js';
 
 let vectors: WordVectors;
 beforeAll(async () => {
@@ -43,5 +43,10 @@ describe('word-vector embeddings', () => {
     expect(near.map((n) => n.similarity)).toEqual([...near.map((n) => n.similarity)].sort((a, b) => b - a));
     expect(near.every((n) => n.similarity >= 0.6)).toBe(true);
     expect(nearestWords(vectors, 'zzqx', { count: 5, minSimilarity: 0 })).toEqual([]);
+  });
+
+  it('know whether they have a word, by a look-up', () => {
+    expect(['programmer', 'Priority', 'baud'].map((w) => hasWordVector(vectors, w))).toEqual([true, true, true]);
+    expect(['programer', 'priorty', 'buad'].map((w) => hasWordVector(vectors, w))).toEqual([false, false, false]);
   });
 });

@@ -198,10 +198,14 @@ function normsOf(vectors: WordVectors) {
   return known;
 }
 
+/** Whether the vectors have the word (a look-up in their index, no search). */
+export const hasWordVector = (vectors: WordVectors, word: string) => vectors.index.has(word.toLowerCase());
+
 /**
  * The common words closest in meaning to a word (cosine of their vectors, at least
  * `minSimilarity`), the closest first, at most `count`; none when the word has no vector.
  */
+
 export function nearestWords(
   vectors: WordVectors,
   word: string,

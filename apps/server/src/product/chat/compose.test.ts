@@ -1208,6 +1208,46 @@ describe('composeAnswer', () => {
     expect(text).not.toContain('service test --fan\n');
   });
 
+  it('shows alone the listing the answer leads into when an earlier one on the page carries clearly less of the question', () => {
+    const page = [
+      'Connect to the unit whose serial number ends in 1C37 and open the service console:',
+      '```',
+      '% cxtool -c usb:1c:37 -t',
+      'cxtool: ready',
+      'cxtool: console closed',
+      '```',
+      'List the serial numbers of all CX-10 units on the USB bus. This is done by giving an invalid serial number and more output.',
+      '```',
+      '% cxtool -c usb:xx -v',
+      'cxtool: found CX-10 unit, serial number 00A0001C6B',
+      'cxtool: found CX-10 unit, serial number 00A0001C3A',
+      'cxtool: no matching USB unit "usb:xx"',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer('several CX-10 units on the usb hub, how do I find out their serial numbers', [
+      passage(page),
+    ]);
+    expect(text).toContain('% cxtool -c usb:xx -v');
+    expect(text.indexOf('% cxtool -c usb:xx -v')).toBeLessThan(400);
+    // The earlier example is not shown, nor the sentence that would promise it.
+    expect(text).not.toContain('usb:1c:37');
+    expect(text).not.toContain('open the service console:');
+    // Two listings that a sentence of the answer introduces as alternatives are both shown.
+    const methods = [
+      'The serial number of the CX-10 unit is set in one of two ways:',
+      '```',
+      'cxtool --serial-set 1C37',
+      '```',
+      'or, on older units, with the service console. Example for the CX-10 unit serial number:',
+      '```',
+      'console> serial number 1C37 unit CX-10',
+      '```',
+    ].join('\n');
+    const both = composeAnswer('CX-10 unit: how do I set its serial number', [passage(methods)]).text;
+    expect(both).toContain('cxtool --serial-set 1C37');
+    expect(both).toContain('console> serial number 1C37 unit CX-10');
+  });
+
   it("does not show a procedure of another numbered section of the page than the answer's", () => {
     const page = [
       '4.6.2 Adding new models',
@@ -1247,6 +1287,45 @@ describe('composeAnswer', () => {
       'If your service script contains a control section (.control ... .endc), do not start the compressor console in batch mode (with -b).',
     );
     expect(text).not.toMatch(/^\.endc\)/m);
+  });
+
+  it('reads a numbered heading named by a command ("4.3.9 .TF: Transfer Function Analysis") as a section\'s start, not as a table row', () => {
+    const page = [
+      'Rn input noise resistance (unnormalized)',
+      '',
+      'NF (dB): noise figure of the two-port network',
+      '',
+      'NFmin (dB): minimum noise figure',
+      '',
+      'SOpt: optimum input reflection coefficient for noise',
+      '',
+      '4.3.9 .TF: Transfer Function Analysis',
+      '',
+      'General form:',
+      '```',
+      '.tf outvar insrc',
+      '```',
+      'The .tf line defines the small-signal output and input. If this line is included, the console computes the gain.',
+    ].join('\n');
+    const { text } = composeAnswer('noise figure in dB of my LNA out of the console', [passage(page)]);
+    expect(text).toContain('- NF (dB): noise figure of the two-port network');
+    // The next section's heading is not shown as a row of the table, nor its sentence as the answer.
+    expect(text).not.toContain('Transfer Function Analysis');
+    expect(text).not.toContain('If this line is included');
+  });
+
+  it('shows the one sentence the page prints between two chosen sentences of a paragraph', () => {
+    const page = [
+      'In this small example, the faulty compressor is obvious. However, if you have dozens of compressors on one line, and several pressure alarms, finding the faulty one is nearly impossible. Then set the variable cxdebug in the console: a more detailed message is issued. Detailed pressure alarm message for the faulty compressor on the line:',
+      '```',
+      'ALARM P4: pressure out of range on unit 7',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer('dozens of compressors on the line, pressure alarm, how do i find the faulty one', [
+      passage(page),
+    ]);
+    expect(text).toContain('nearly impossible. Then set the variable cxdebug in the console');
+    expect(text.indexOf('cxdebug')).toBeLessThan(600);
   });
 
   it('does not show a listing that ends the section before the answer', () => {

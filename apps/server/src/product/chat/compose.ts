@@ -31,6 +31,10 @@ const STEP_CHARS = 240;
 const MAX_CODE_BLOCKS = 2;
 const CODE_LINES = 16;
 const SHORT_LISTING = 6;
+const WEAKER_LISTING = 1.5;
+const HOLE_CHARS = 100;
+const offersAlternatives =
+  /\b(?:one of (?:two|three|several|the following)|(?:two|three|several) (?:ways|methods|forms)|either)\b/i;
 
 // A compiler's reserved name ("__asm", "__endasm", "__at"): shown as code, as typed, not as "\_\_asm".
 const reservedName = /(?<![\p{L}\p{N}_])(__[\p{L}\p{N}_]*[\p{L}\p{N}]_*)/u;
@@ -95,8 +99,9 @@ function namedByQuestion(text: string, terms: Terms): boolean {
 
 // A numbered heading, also one that quotes an error or a command in lower case ("4.6.8.4 error: missing definition ...").
 const sectionHeading = /^\d+(?:\.\d+)+\.?\s+\p{L}/u;
-/** A block that opens a numbered section ("3.2.3 Projects with Multiple Source Files"). */
-const opensSection = (b: Block | undefined) => b?.kind === 'prose' && sectionHeading.test(b.sentences[0] ?? '');
+/** A block that opens a numbered section ("3.2.3 Projects with Multiple Source Files", "15.3.9 .TF: Transfer Function Analysis"). */
+const opensSection = (b: Block | undefined) =>
+  b?.kind === 'prose' && (sectionHeading.test(b.sentences[0] ?? '') || commandHeading.test(b.sentences[0] ?? ''));
 /** How many numbered sections of the passage have opened by block `index`: the blocks of one section share it. */
 const sectionAt = (blocks: Block[], index: number) => blocks.slice(0, index + 1).filter(opensSection).length;
 
@@ -214,13 +219,15 @@ function valueGiven(asked: AskedValue, blocks: Block[], scored: Scored[], terms:
  * The sentences that carry the question's terms, best first until `max` characters, put back
  * in reading order; an answer shorter than `enough` goes on with the sentences after it (a
  * "Fault F28: no ignition." line needs the check that follows it). A heading (no full stop)
- * only counts when nothing better is there.
+ * only counts when nothing better is there. With `fillGaps` (the direct answer), a sentence between two
+ * chosen ones of a paragraph comes along.
  */
 function pickSentences(
   sentences: Scored[],
   max: number,
   enough = 0,
   value?: (s: Scored, top: Scored) => number,
+  fillGaps = false,
 ): Scored[] {
   const weighed = sentences.map((s) => ({
     ...s,
@@ -286,6 +293,28 @@ function pickSentences(
     if (picked <= 2 && remedy && !chosen.includes(remedy) && length + remedy.text.length <= max) take(remedy);
   }
   chosen.sort((a, b) => a.order - b.order);
+  // A paragraph is read without a hole: the one sentence the page prints between two chosen sentences of one
+  // paragraph comes along ("... then debugging is nearly impossible. However, if the variable ngdebug is set ...,
+  // a more distinctive error message is issued ... Detailed error message ...:"), when it fits. Not before what
+  // helps against a symptom, which was taken from further on in the paragraph for itself.
+  if (fillGaps) {
+    for (const [i, a] of chosen.slice(0, -1).entries()) {
+      const hole = weighed[a.order + 1];
+      const next = chosen[i + 1]!;
+      if (
+        hole &&
+        next.order === a.order + 2 &&
+        next.block === a.block &&
+        !tellsWhatHelps.test(next.text) &&
+        !chosen.includes(hole) &&
+        length + hole.text.length <= max + HOLE_CHARS
+      ) {
+        chosen.push(hole);
+        length += hole.text.length;
+      }
+    }
+    chosen.sort((a, b) => a.order - b.order);
+  }
   // The paragraph's short lead ("-D Disable auto erase for flash.", "Fault F28: no ignition.") or
   // the sentence a "This ..." or "It ..." points back to comes along.
   const first = chosen[0];
@@ -363,6 +392,7 @@ const isRow = (block: Block | undefined): boolean =>
   !/^(?:problem|solution|note)\b/i.test(block.sentences[0] ?? '') &&
   // A numbered section heading ("3.15.1 MCS51 Memory Models") is no row, however short.
   !NUMBERED_HEADING.test(block.sentences[0] ?? '') &&
+  !commandHeading.test(block.sentences[0] ?? '') &&
   !block.sentences.join(' ').endsWith(':');
 
 // Three short lines in a row at least: a heading and the short sentence under it are no table.
@@ -601,6 +631,19 @@ function codeOf(
     MAX_CODE_BLOCKS,
   );
   chosen.sort((a, b) => a.index - b.index);
+  // A listing that carries clearly less of the question than the one after it (the example before, "Connect to the
+  // JTAG ICE mkII which serial number ends up in 1C37 ...", above the one asked for, "List the serial numbers of all
+  // JTAG ICEs ...") would push the one asked for off the first screen: only the one asked for is shown.
+  // Not when the answer offers them as alternatives ("... can be configured using one of two methods:").
+  const [earlier, later] = chosen;
+  if (
+    earlier &&
+    later &&
+    direct.some((s) => s.block === later.index - 1) &&
+    !direct.some((s) => offersAlternatives.test(s.text)) &&
+    termScore(later.text, named) > termScore(earlier.text, named) * WEAKER_LISTING
+  )
+    chosen.splice(0, 1);
   return chosen.map((c) => {
     let lines = c.text.split('\n');
     const all = lines.length;
@@ -749,7 +792,13 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const blocks = parseBlocks(best.text);
   const asked = askedValue(question);
   const scored = sentencesOf(blocks, terms);
-  const picked = pickSentences(scored, DIRECT_ANSWER_CHARS, 160, asked && valueGiven(asked, blocks, scored, terms));
+  const picked = pickSentences(
+    scored,
+    DIRECT_ANSWER_CHARS,
+    160,
+    asked && valueGiven(asked, blocks, scored, terms),
+    true,
+  );
   // A whole page holds several numbered sections: a sentence of another section than the answer's best
   // that carries less of the question ("sourcefile.cdb - An optional file (with --debug)" above "3.2.3
   // Projects with Multiple Source Files") is a line of a neighbouring topic that shares a word.
@@ -782,11 +831,11 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const shownCode = new Set(code.map((c) => c.index));
   const promisesUnshown = (s: Scored) => {
     const next = blocks[s.block + 1];
-    const shown =
-      shownCode.has(s.block + 1) || subjects.has(s.block + 1) || beforeSteps.some((o) => o.order === s.order + 1);
-    if (!s.text.endsWith(':') || shown) return false;
+    if (!s.text.endsWith(':')) return false;
+    // A listing not shown is promised whatever sentence of the answer comes after it.
+    if (next?.kind === 'code') return !shownCode.has(s.block + 1) && !subjects.has(s.block + 1);
     // Rows shown from another list of the page ("... the following files:" above the command's rows) are not its.
-    return next?.kind === 'code' || (isRow(next) && !shows(s.block + 1));
+    return isRow(next) && !shows(s.block + 1) && !beforeSteps.some((o) => o.order === s.order + 1);
   };
   const kept = beforeSteps.filter((s) => !promisesUnshown(s));
   // A page that answers only by a listing (no sentence carries the question: "Other examples:" above

@@ -230,27 +230,30 @@ export function soleManual(candidates: { manual: string; holds: boolean }[]): bo
 export const MANUAL_EVIDENCE_SMOOTHING = 50;
 
 /**
- * For each manual, what its chunks say of the question's words: the mean over `terms` of the log
- * of the share of its chunks that hold the word, smoothed towards the library's share (a query
- * likelihood with Dirichlet smoothing, as a search engine picks which collection to ask). A manual
- * that holds the words often for its size scores high; a large manual that holds one of them in
- * passing scores no higher for its size (ngspice's 1,859 chunks hold "dump" and "file", not
- * "flash", the word avrdude's 174 hold in 41). `held[m][i]` is how many chunks of manual m hold
- * term i, `rows[i]` how many of the library's `chunks` do.
+ * For each manual, what its chunks say of the question's words: the mean over the terms, each by
+ * its weight (rarity, an identifier's twice), of the log of the share of the manual's chunks that
+ * hold it, smoothed towards the library's share (a query likelihood with Dirichlet smoothing, as a
+ * search engine picks which collection to ask). A manual that holds the words often for its size
+ * scores high; a large manual that holds one of them in passing scores no higher for its size
+ * (ngspice's 1,859 chunks hold "dump" and "file", not "flash", the word avrdude's 174 hold in 41).
+ * Weighed, a part the question names ("pic18", in 18 of sdcc's chunks and none of avrdude's) tells
+ * more than two common words a small manual holds often ("bootloader", "flash"). `held[m][i]` is how
+ * many chunks of manual m hold term i, `terms[i]` its weight and how many of the library's chunks do.
  */
 export function manualEvidence(
   manuals: { held: number[]; chunks: number }[],
-  rows: number[],
+  terms: { rows: number; weight: number }[],
   libraryChunks: number,
   smoothing = MANUAL_EVIDENCE_SMOOTHING,
 ): number[] {
-  if (rows.length === 0) return manuals.map(() => 0);
+  const total = terms.reduce((sum, t) => sum + t.weight, 0);
+  if (total <= 0) return manuals.map(() => 0);
   return manuals.map(
     (m) =>
-      rows.reduce((sum, r, i) => {
-        const share = Math.max(r, 0.5) / Math.max(libraryChunks, 1);
-        return sum + Math.log(((m.held[i] ?? 0) + smoothing * share) / (m.chunks + smoothing));
-      }, 0) / rows.length,
+      terms.reduce((sum, t, i) => {
+        const share = Math.max(t.rows, 0.5) / Math.max(libraryChunks, 1);
+        return sum + t.weight * Math.log(((m.held[i] ?? 0) + smoothing * share) / (m.chunks + smoothing));
+      }, 0) / total,
   );
 }
 
@@ -265,8 +268,8 @@ export function evidenceGaps(evidence: number[]): number[] {
  * the question's rare words less often than another candidate manual's: a question is answered from
  * one manual, and a page of another that shares a strong generic word with it ("format", "hex",
  * "reset") answers something else. Applied once the library is judged to answer, so no refusal
- * changes. From 0.15 to 0.3 the tuned ranking gains the same two first places and loses none; from
- * 0.4 a second place falls to third (bench/README.md, branch route).
+ * changes. At 0.2 and 0.25 the tuned ranking gains two first places and loses none; at 0.15 one;
+ * from 0.3 a second place falls to third (bench/README.md, branch route).
  */
 export const OTHER_MANUAL_WEIGHT = 0.2;
 

@@ -891,10 +891,28 @@ describe("the manual the question's words belong to", () => {
         { held: [0, 6, 4], chunks: 10 },
         { held: [2, 0, 40], chunks: 100 },
       ],
-      [2, 6, 44],
+      [
+        { rows: 2, weight: 1 },
+        { rows: 6, weight: 1 },
+        { rows: 44, weight: 1 },
+      ],
       110,
     );
     expect(programmer).toBeGreaterThan(simulator!);
+    // A part the question names, in the large manual only, outweighs two words the small one holds often.
+    const [small, large] = manualEvidence(
+      [
+        { held: [31, 41, 0], chunks: 174 },
+        { held: [4, 7, 18], chunks: 538 },
+      ],
+      [
+        { rows: 35, weight: 4 },
+        { rows: 48, weight: 4 },
+        { rows: 18, weight: 10 },
+      ],
+      2571,
+    );
+    expect(large).toBeGreaterThan(small!);
     // No term tells: every manual alike.
     expect(manualEvidence([{ held: [], chunks: 10 }], [], 110)).toEqual([0]);
   });

@@ -954,7 +954,7 @@ export async function findCandidates(
         const row = rows.find((r) => r.manual_id === id)!;
         return { held: row.held_by_manual.map(Number), chunks: Number(row.manual_chunks) };
       }),
-      evidenceAt.map((i) => found[i]!.rows),
+      evidenceAt.map((i) => ({ rows: found[i]!.rows, weight: scoredWeight.get(found[i]!.query)! })),
       chunks,
     ),
   );

@@ -8,6 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import {
   answersQuestion,
   bringOpeningsForward,
+  holdBackOtherManuals,
   fuseScores,
   type LexicalFeatures,
   lexicalScore,
@@ -70,7 +71,7 @@ export function fuse(candidates: Candidate[], w: RankWeights) {
 export function rankedPages(candidates: Candidate[], w: RankWeights): string[] {
   const fused = fuse(candidates, w);
   if (!answersQuestion(fused)) return [];
-  return [...new Set(bringOpeningsForward(fused, w).map((c) => c.row.page))];
+  return [...new Set(bringOpeningsForward(holdBackOtherManuals(fused, w), w).map((c) => c.row.page))];
 }
 
 /** Whether page "manual:page" is one of the question's right pages. */

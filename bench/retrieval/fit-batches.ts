@@ -18,7 +18,12 @@
  * (answersQuestion over the fused order), and the openings brought forward. Tuned questions only.
  */
 import { parseArgs } from 'node:util';
-import { bringOpeningsForward, RANK_WEIGHTS, type RankWeights } from '../../apps/server/src/product/retrieval/rank.js';
+import {
+  bringOpeningsForward,
+  holdBackOtherManuals,
+  RANK_WEIGHTS,
+  type RankWeights,
+} from '../../apps/server/src/product/retrieval/rank.js';
 import { type Asked, fuse, isRight, loadCandidates, rankedPages, rankingFigures } from './candidates.js';
 
 const { values: args } = parseArgs({
@@ -53,7 +58,7 @@ function pairwiseLoss(questions: Asked[], w: RankWeights): number {
   for (const { q, candidates } of questions) {
     if (q.manual === null) continue;
     const pageScores = new Map<string, number>();
-    for (const c of bringOpeningsForward(fuse(candidates, w), w))
+    for (const c of bringOpeningsForward(holdBackOtherManuals(fuse(candidates, w), w), w))
       if (!pageScores.has(c.row.page)) pageScores.set(c.row.page, c.score);
     const right = [...pageScores].filter(([page]) => isRight(q, page)).map(([, score]) => score);
     if (!right.length) continue;

@@ -34,6 +34,8 @@ export interface LexicalFeatures {
   frequency?: number;
   /** Whether the chunk opens with an entry whose first sentence holds all of the question's terms (opensWithAnswer). */
   definingEntry?: boolean;
+  /** How much less likely the question's rare words are in the chunk's manual than in the likeliest candidates' manual (manualEvidence), 0 for that manual. */
+  otherManual?: number;
 }
 
 // The full-text score's weights. Calibrated on bench/retrieval's tuned questions (bench/README.md).
@@ -223,6 +225,57 @@ export function soleManual(candidates: { manual: string; holds: boolean }[]): bo
 }
 
 /**
+ * Smoothing of manualEvidence, in chunks: a word a manual does not hold counts as if it held it as
+ * often as the library does, in this many chunks. 10, 50 and 200 gave the tuned ranking the same
+ * first places in a first trial (bench/README.md, branch route).
+ */
+export const MANUAL_EVIDENCE_SMOOTHING = 50;
+
+/**
+ * For each manual, what its chunks say of the question's words: the mean over the terms, each by
+ * its weight (rarity, an identifier's twice), of the log of the share of the manual's chunks that
+ * hold it, smoothed towards the library's share (a query likelihood with Dirichlet smoothing, as a
+ * search engine picks which collection to ask). A manual that holds the words often for its size
+ * scores high; a large manual that holds one of them in passing scores no higher for its size
+ * (ngspice's 1,859 chunks hold "dump" and "file", not "flash", the word avrdude's 174 hold in 41).
+ * Weighed, a part the question names ("pic18", in 18 of sdcc's chunks and none of avrdude's) tells
+ * more than two common words a small manual holds often ("bootloader", "flash"). `held[m][i]` is how
+ * many chunks of manual m hold term i, `terms[i]` its weight and how many of the library's chunks do.
+ */
+export function manualEvidence(
+  manuals: { held: number[]; chunks: number }[],
+  terms: { rows: number; weight: number }[],
+  libraryChunks: number,
+  smoothing = MANUAL_EVIDENCE_SMOOTHING,
+): number[] {
+  const total = terms.reduce((sum, t) => sum + t.weight, 0);
+  if (total <= 0) return manuals.map(() => 0);
+  return manuals.map(
+    (m) =>
+      terms.reduce((sum, t, i) => {
+        const share = Math.max(t.rows, 0.5) / Math.max(libraryChunks, 1);
+        return sum + t.weight * Math.log(((m.held[i] ?? 0) + smoothing * share) / (m.chunks + smoothing));
+      }, 0) / total,
+  );
+}
+
+/** For each evidence (manualEvidence), how far below the best it is: 0 for the best. */
+export function evidenceGaps(evidence: number[]): number[] {
+  const best = Math.max(...evidence);
+  return evidence.map((e) => best - e);
+}
+
+/**
+ * Subtracted, times the gap (otherManual), from the score of a chunk of a manual whose chunks hold
+ * the question's rare words less often than another candidate manual's: a question is answered from
+ * one manual, and a page of another that shares a strong generic word with it ("format", "hex",
+ * "reset") answers something else. Applied once the library is judged to answer, so no refusal
+ * changes. At 0.2 and 0.25 the tuned ranking gains two first places and loses none; at 0.15 one;
+ * from 0.3 a second place falls to third (bench/README.md, branch route).
+ */
+export const OTHER_MANUAL_WEIGHT = 0.2;
+
+/**
  * Added, times the share, to the score of a chunk whose page holds other candidates (chunks with
  * the question's terms), counting up to PAGE_MATES: a page about the subject holds its words in
  * several chunks, a page that only mentions it in one. At 0.03 the tuned ranking gains and no question loses; 0.05 to 0.08 gain more
@@ -326,6 +379,7 @@ export interface RankWeights {
   frequency: number;
   definingEntry: number;
   opening: number;
+  otherManual: number;
 }
 export const RANK_WEIGHTS: RankWeights = {
   heading: HEADING_WEIGHT,
@@ -344,6 +398,7 @@ export const RANK_WEIGHTS: RankWeights = {
   frequency: FREQUENCY_WEIGHT,
   definingEntry: DEFINING_ENTRY_BONUS,
   opening: OPENING_WEIGHT,
+  otherManual: OTHER_MANUAL_WEIGHT,
 };
 
 /** A line that ends in page references after a dot leader or a comma: "Resistors . . . 112", "heap, 58, 101–102". */
@@ -432,6 +487,21 @@ export function fuseScores<Row>(
         weights.frequency * (c.features.frequency ?? 0) +
         (c.features.definingEntry ? weights.definingEntry : 0),
     }))
+    .sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Fused candidates (fuseScores) with the chunks of a manual that holds the question's rare words less
+ * often than another candidate manual held back by the gap (otherManual, OTHER_MANUAL_WEIGHT).
+ * Applied once the library is judged to answer, as bringOpeningsForward: it orders the pages that
+ * answer, and the judgement stays on the best candidate as fused.
+ */
+export function holdBackOtherManuals<C extends { score: number; features: LexicalFeatures }>(
+  fused: C[],
+  weights: RankWeights = RANK_WEIGHTS,
+): C[] {
+  return fused
+    .map((c) => (c.features.otherManual ? { ...c, score: c.score - weights.otherManual * c.features.otherManual } : c))
     .sort((a, b) => b.score - a.score);
 }
 

@@ -11,15 +11,18 @@ import {
   decideRelevance,
   fencedShare,
   fuseScores,
+  holdBackOtherManuals,
   isListing,
   isRowOfNames,
   lexicalScore,
+  manualEvidence,
   namesShare,
   OPENING_CHUNKS,
   openingEntry,
   opensWithAnswer,
   optionLinePattern,
   PAGE_MATES,
+  RANK_WEIGHTS,
   sectionOpenings,
   termFrequencies,
   type LexicalFeatures,
@@ -962,6 +965,79 @@ describe('the manual that alone holds the identifiers', () => {
       fusedCandidate(row, semantic, { soleManual });
     const ranked = fuseScores([candidate('hex postprocessing', 0.56, false), candidate('programmer usage', 0.5, true)]);
     expect(ranked[0]?.row).toBe('programmer usage');
+  });
+});
+
+describe("the manual the question's words belong to", () => {
+  it('finds likelier the manual that holds the words often for its size than a large one that holds one in passing', () => {
+    // "dump", "flash", "file": the programmer's 10 chunks hold flash in 6 and file in 4; the
+    // simulator's 100 hold dump in 2 and file in 40, flash in none.
+    const [programmer, simulator] = manualEvidence(
+      [
+        { held: [0, 6, 4], chunks: 10 },
+        { held: [2, 0, 40], chunks: 100 },
+      ],
+      [
+        { rows: 2, weight: 1 },
+        { rows: 6, weight: 1 },
+        { rows: 44, weight: 1 },
+      ],
+      110,
+    );
+    expect(programmer).toBeGreaterThan(simulator!);
+    // A part the question names, in the large manual only, outweighs two words the small one holds often.
+    const [small, large] = manualEvidence(
+      [
+        { held: [31, 41, 0], chunks: 174 },
+        { held: [4, 7, 18], chunks: 538 },
+      ],
+      [
+        { rows: 35, weight: 4 },
+        { rows: 48, weight: 4 },
+        { rows: 18, weight: 10 },
+      ],
+      2571,
+    );
+    expect(large).toBeGreaterThan(small!);
+    // No term tells: every manual alike.
+    expect(manualEvidence([{ held: [], chunks: 10 }], [], 110)).toEqual([0]);
+  });
+
+  it("holds back, once the library answers, a page of a manual that holds the question's rare words less often", async () => {
+    const lib = await libraryOf(
+      [
+        { id: 'prog', title: 'Programmer guide' },
+        { id: 'sim', title: 'Circuit simulator guide' },
+      ],
+      [
+        ['prog', 'Read the flash memory into a file with -U flash:r:out.hex:i.'],
+        ...Array.from({ length: 30 }, (_, i): [string, string] => [
+          'prog',
+          i % 3 ? `Part ${i}: its fuses.` : `Part ${i}: its flash has its own page size.`,
+        ]),
+        ['sim', 'Mdump: dump the matrix to a file. The file is written as text.'],
+        ...Array.from({ length: 150 }, (_, i): [string, string] => [
+          'sim',
+          i % 2
+            ? `Analysis ${i}: the output file holds the node voltages.`
+            : i % 15
+              ? `Device ${i}: its model parameters.`
+              : `Device ${i}: dump its state.`,
+        ]),
+      ],
+    );
+    const question = 'dump the flash to a file';
+    const candidates = await findCandidates({ pool: lib }, { question, role: 'viewer' });
+    const gap = new Map(candidates.map((c) => [c.row.manual_id, c.features.otherManual]));
+    expect(gap.get('prog')).toBe(0);
+    expect(gap.get('sim')).toBeGreaterThan(0);
+    // Fused, the simulator's page holding "dump" and "file" comes first; the relevance decision is made there.
+    const fused = fuseScores(candidates);
+    expect(fused[0]?.row.id).toBe('sim_31');
+    expect(answersQuestion(fused)).toBe(true);
+    expect(holdBackOtherManuals(fused, { ...RANK_WEIGHTS, otherManual: 0 })[0]?.row.id).toBe('sim_31');
+    // Held back by the gap, the programmer's page leads.
+    expect((await retrievePassages({ pool: lib }, { question, role: 'viewer' })).passages[0]?.chunkId).toBe('prog_0');
   });
 });
 

@@ -8,12 +8,15 @@ import {
   answersQuestion,
   bestSentenceShare,
   bringOpeningsForward,
+  evidenceGaps,
   fencedShare,
   fuseScores,
   HEADING_WEIGHT,
+  holdBackOtherManuals,
   isListing,
   type LexicalFeatures,
   lexicalScore,
+  manualEvidence,
   namesShare,
   opensWithAnswer,
   optionLinePattern,
@@ -809,6 +812,10 @@ export interface CandidateRow {
   weights: number[];
   /** The weight of all the question's terms. */
   total_weight: number;
+  /** For each term that tells the manual (evidenceAt), how many candidates of the chunk's manual hold it. */
+  held_by_manual: number[];
+  /** How many chunks its manual has. */
+  manual_chunks: string;
 }
 
 /**
@@ -939,6 +946,9 @@ export async function findCandidates(
     .map((t) => `(${t.query})`)
     .join(' & ');
   const totalWeight = allWeights.reduce((a, b) => a + b, 0);
+  // Which manual the question's words belong to is told by the terms every chunk of which is a
+  // candidate (those whose chunks fit in one way's rows), counted per manual (manualEvidence).
+  const evidenceAt = fitting.map((t) => found.indexOf(t));
   // A chunk is visible unless its manual is one the caller may not read (every chunk has a manual;
   // a rule that comes out NULL hides, as in the REST policy):
   // those few listed once, where joining each way's rows to every manual took 6 ms a way at 10,000.
@@ -999,8 +1009,12 @@ export async function findCandidates(
        FROM manuals m WHERE m.id IN (SELECT DISTINCT manual_id FROM candidate)),
      best AS (
        SELECT s.*, t.in_title FROM scored s JOIN titled t ON t.id = s.manual_id
-       ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / (SELECT total FROM share) + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8)
-     SELECT b.*, c.page_number, c.extracted_text, c.heading, c.embedding, c.search::text AS lexemes,
+       ORDER BY (matched + ${HEADING_WEIGHT} * in_heading + ${TITLE_WEIGHT} * in_title) / (SELECT total FROM share) + ${PROXIMITY_WEIGHT} * proximity + ${PHRASE_WEIGHT} * phrases DESC, id LIMIT $8),
+     by_manual AS (
+       SELECT manual_id, ARRAY[${evidenceAt.map((i) => `count(*) FILTER (WHERE held[${i + 1}])`).join(', ')}]::int[] AS held_by_manual,
+         (SELECT count(*) FROM manual_content mc WHERE mc.manual_id = matches.manual_id) AS manual_chunks
+       FROM matches WHERE manual_id IN (SELECT manual_id FROM best) GROUP BY manual_id)
+     SELECT b.*, (SELECT held_by_manual FROM by_manual bm WHERE bm.manual_id = b.manual_id), (SELECT manual_chunks FROM by_manual bm WHERE bm.manual_id = b.manual_id), c.page_number, c.extracted_text, c.heading, c.embedding, c.search::text AS lexemes,
        m.title_search::text AS title_lexemes, m.title, m.file_url, (SELECT w FROM share) AS weights, (SELECT total FROM share) AS total_weight
      FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id`,
     [
@@ -1052,6 +1066,19 @@ export async function findCandidates(
   const sole = soleManual(rows.map((row, i) => ({ manual: row.manual_id, holds: codes.some(holders[i]!) })));
   // The entries of the question's short options the library has (searchOptionEntries).
   const entries = found.filter((t) => t.entryOf);
+  // How far below the likeliest candidate manual each candidate's is, for the question's rare words (manualEvidence).
+  const manualIds = [...new Set(rows.map((row) => row.manual_id))];
+  const gaps = evidenceGaps(
+    manualEvidence(
+      manualIds.map((id) => {
+        const row = rows.find((r) => r.manual_id === id)!;
+        return { held: row.held_by_manual.map(Number), chunks: Number(row.manual_chunks) };
+      }),
+      evidenceAt.map((i) => ({ rows: found[i]!.rows, weight: scoredWeight.get(found[i]!.query)! })),
+      chunks,
+    ),
+  );
+  const otherManual = rows.map((row) => gaps[manualIds.indexOf(row.manual_id)]!);
   return rows.map((row, i) => {
     const has = holders[i]!;
     const wordsHeld = [...words, ...standInTerms].reduce((sum, t) => sum + (has(t) ? t.weight : 0), 0);
@@ -1071,6 +1098,7 @@ export async function findCandidates(
       bestSentence: bestSentenceShare(row.extracted_text, sentenceTerms),
       namedManual: namedManuals.has(row.manual_id),
       soleManual: sole[i],
+      otherManual: otherManual[i],
       pageMates: mates[i],
       frequency: frequencies[i],
       definingEntry: opensWithAnswer(row.extracted_text, sentenceTerms),
@@ -1129,7 +1157,7 @@ export async function retrievePassages(
   if (!answersQuestion(ranked))
     return { passages: [], relevant: false, suggestions: ranked.slice(0, SUGGESTION_LIMIT).map(toPassage) };
   return {
-    passages: bringOpeningsForward(ranked)
+    passages: bringOpeningsForward(holdBackOtherManuals(ranked))
       .slice(0, opts.limit ?? PASSAGE_LIMIT)
       .map(toPassage),
     relevant: true,

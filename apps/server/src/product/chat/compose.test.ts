@@ -292,6 +292,17 @@ describe('composeAnswer', () => {
     expect(text.startsWith('`--model-large` Generate code for Large model programs.')).toBe(true);
   });
 
+  it('leads with the row of the part the question names, not with the entry of the option it types', () => {
+    const rows = passage(['- m1284 ATmega1284', '- m1284p ATmega1284P', '- m128a ATmega128A'].join('\n'), { page: 10 });
+    const entry = passage('-p partno This option tells AVRDUDE what part (MCU) is connected to the programmer.', {
+      page: 9,
+      chunkId: 'c2',
+    });
+    expect(composeAnswer("what's the -p id for an atmega1284p", [rows, entry]).sources[0]?.page).toBe(10);
+    // Without the part, the entry leads as before.
+    expect(composeAnswer('what does -p do', [rows, entry]).sources[0]?.page).toBe(9);
+  });
+
   it('marks a further page cut where the page ends as going on', () => {
     const other = passage(
       'Alarm A12 can also follow a blocked condenser fan, which the controller reads from the fan sensor wired to terminal',

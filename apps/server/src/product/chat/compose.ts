@@ -738,7 +738,13 @@ function leadFirst(question: string, passages: Passage[], terms: Terms): Passage
       const head = b.kind === 'prose' ? b.sentences[0] : b.kind === 'code' && isOptionLine(b.text) ? b.text.trim() : '';
       return options.some((option) => head === option || head?.startsWith(`${option} `));
     });
-  if (options.length > 0 && !hasOwnEntry(first) && hasOwnEntry(second)) return [second, first, ...rest];
+  // Unless the first carries an identifier of the question that the entry lacks: "-p code for attiny1634R"
+  // asks for the part's row ("t1634r ATtiny1634R"), not for what -p does.
+  const named = terms.codes.filter((code) => !code.startsWith('-'));
+  const carriesNamed = (passage: Passage) =>
+    named.filter((code) => termScore(passage.text, { ...terms, words: [], codes: [code] }) > 0).length;
+  if (options.length > 0 && !hasOwnEntry(first) && hasOwnEntry(second) && carriesNamed(first) <= carriesNamed(second))
+    return [second, first, ...rest];
   if (bestSentence(second, terms) > bestSentence(first, terms) * LEAD_MARGIN) return [second, first, ...rest];
   if (!asksHow.test(question)) return passages;
   // "How do I ..." is answered by what to type: a page of the same manual a little lower that shows it leads

@@ -356,20 +356,11 @@ const findSpellings = (pool: pg.Pool, missing: Term[]) =>
   );
 
 /**
- * Whether each word has a word vector: a typo or a coined parameter name has none. A look-up where the
- * embedder has one (knows), else whether the word has a nearest word at any similarity (a search of
- * them all). Undefined when the embedder cannot say.
+ * Whether each word has a word vector (a look-up, no search): a typo or a coined parameter name has none.
+ * Undefined when the embedder cannot say.
  */
 const haveVectors = (deps: RetrievalDeps, words: string[]): Promise<boolean[] | undefined> =>
-  (
-    deps.embedder?.knows?.(words) ??
-    deps.embedder
-      ?.neighbours?.(words, { count: 1, minSimilarity: -1 })
-      .then((lists) => lists.map((nearest) => nearest.length > 0))
-  )?.then(
-    (known) => known,
-    () => undefined,
-  ) ?? Promise.resolve(undefined);
+  deps.embedder?.knows?.(words).catch(() => undefined) ?? Promise.resolve(undefined);
 
 /** The shortest word read as a typo of any kind: a word of 4 letters has many held words one edit away ("erse": else, erase, ease). */
 const TYPO_MIN_LETTERS = 5;
@@ -1014,9 +1005,10 @@ export async function findCandidates(
        SELECT manual_id, ARRAY[${evidenceAt.map((i) => `count(*) FILTER (WHERE held[${i + 1}])`).join(', ')}]::int[] AS held_by_manual,
          (SELECT count(*) FROM manual_content mc WHERE mc.manual_id = matches.manual_id) AS manual_chunks
        FROM matches WHERE manual_id IN (SELECT manual_id FROM best) GROUP BY manual_id)
-     SELECT b.*, (SELECT held_by_manual FROM by_manual bm WHERE bm.manual_id = b.manual_id), (SELECT manual_chunks FROM by_manual bm WHERE bm.manual_id = b.manual_id), c.page_number, c.extracted_text, c.heading, c.embedding, c.search::text AS lexemes,
+     SELECT b.*, bm.held_by_manual, bm.manual_chunks, c.page_number, c.extracted_text, c.heading, c.embedding, c.search::text AS lexemes,
        m.title_search::text AS title_lexemes, m.title, m.file_url, (SELECT w FROM share) AS weights, (SELECT total FROM share) AS total_weight
-     FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id`,
+     FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id
+       LEFT JOIN by_manual bm ON bm.manual_id = b.manual_id`,
     [
       everyRare,
       anyRare,

@@ -205,7 +205,6 @@ export const hasWordVector = (vectors: WordVectors, word: string) => vectors.ind
  * The common words closest in meaning to a word (cosine of their vectors, at least
  * `minSimilarity`), the closest first, at most `count`; none when the word has no vector.
  */
-
 export function nearestWords(
   vectors: WordVectors,
   word: string,

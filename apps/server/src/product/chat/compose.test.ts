@@ -1339,6 +1339,39 @@ describe('composeAnswer', () => {
     expect(text.indexOf('cxdebug')).toBeLessThan(600);
   });
 
+  it('names a sentence by the reserved name its numbered section is headed with ("3.5.4.2 __port16")', () => {
+    const page = [
+      '3.5.4.1 __port',
+      '',
+      'The CX controller has separate address spaces for memory and for its ports. Ports are read with special instructions, e.g.:',
+      '```',
+      '__port __at 0x18 valve; /* the valve port */',
+      '```',
+      '3.5.4.2 __port16',
+      '',
+      'The CX controller has a 16-bit pressure counter read with special instructions.',
+    ].join('\n');
+    const { text } = composeAnswer('cx controller, how do i declare the 16 bit pressure counter', [passage(page)]);
+    expect(text.startsWith('`__port16`: The CX controller has a 16-bit pressure counter')).toBe(true);
+    // The section before is another name's: its listing is not shown under this one.
+    expect(text).not.toContain('__port __at 0x18');
+  });
+
+  it('shows the sentence after a chosen one that turns it around ("There is however ..."), though it shares no word with the question', () => {
+    const page = [
+      '5.2.5 RAMP',
+      '',
+      'Currently the CX-10 console does not offer a direct RAMP option on the pressure setpoint, as the CX-9 config files did for every compressor of a line, so such a config is rejected on loading. There is however a soft-start profile called sp_slew (see 12.2), which you may load manually. The profile has to be enabled in the service menu.',
+    ].join('\n');
+    const { text } = composeAnswer(
+      'old CX-9 config has setpoint RAMP = 5 and the CX-10 console rejects it, what do I use instead',
+      [passage(page)],
+    );
+    expect(text).toContain(
+      'so such a config is rejected on loading. There is however a soft-start profile called sp_slew',
+    );
+  });
+
   it('does not show a listing that ends the section before the answer', () => {
     const page = [
       '```',

@@ -192,6 +192,9 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
 // "The default value is 1.0e-12.", "Default is off.", "The default is 100."
 const statesDefault = /^(?:the\s+)?default(?:\s+value)?\s+(?:is|value)\b/i;
 
+// "There is however a code model equivalent ...", "Use -F instead.": an alternative to what the sentence before rules out.
+const turnsAround = /\b(?:however|instead)\b/i;
+
 // "Issuing the save command will help to reduce memory", "This can be addressed by changing ...".
 const tellsWhatHelps =
   /\b(?:(?:will|should|may|can|might) help|helps|to (?:reduce|avoid|prevent|fix|solve|work around|speed up)|can be (?:addressed|avoided|fixed|solved|reduced|prevented)|works? around)\b/i;
@@ -276,12 +279,14 @@ function pickSentences(
     if (chosen.includes(sentence)) continue;
     take(sentence);
     picked++;
-    // The sentence after one of the first two in its paragraph: often the fix for the symptom it names.
+    // The sentence after one of the first two in its paragraph: often the fix for the symptom it names, or the
+    // way out of what it rules out ("... does not offer a direct E-Source with the LAPLACE option. There is however
+    // a code model equivalent called s_xfer ..."), which shares no word with the question.
     const next = weighed[sentence.order + 1];
     if (
       picked <= 2 &&
       next?.block === sentence.block &&
-      next.score > 0 &&
+      (next.score > 0 || turnsAround.test(next.text)) &&
       !chosen.includes(next) &&
       length + next.text.length <= max
     )
@@ -463,8 +468,9 @@ const isOptionLine = (code: string) =>
 const isCommandEntry = (code: string) =>
   /^[a-z][\w-]*(?: (?:[a-z][\w.]*|\[[^\]\s]+\]|<[^>\s]+>)){0,3}$/.test(code.trim());
 
-// A numbered section named by the command it describes: "2.12 .TEMP", "15.6.4 .FOUR: Fourier Analysis of ...".
-const commandHeading = /^\d+(?:\.\d+)+\.?\s+(\.[A-Za-z]\w*|--?[A-Za-z][\w-]*)(?=:|\s|$)/;
+// A numbered section named by the command or reserved name it describes: "2.12 .TEMP", "15.6.4 .FOUR: Fourier
+// Analysis of ...", "3.5.4.2 __sfr16" (its sentence, "The Padauk family has a 16-bit timer ...", does not repeat it).
+const commandHeading = /^\d+(?:\.\d+)+\.?\s+(\.[A-Za-z]\w*|--?[A-Za-z][\w-]*|__[A-Za-z]\w*)(?=:|\s|$)/;
 
 /**
  * The option a sentence describes when it does not name it: printed on the line before its

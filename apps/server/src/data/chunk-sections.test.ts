@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkSections, isHeading } from './chunk-sections.js';
+import { chunkSections, entryOf, isHeading, sectionOf } from './chunk-sections.js';
 
 describe('isHeading', () => {
   it('knows numbered, capitalised and Title Case headings from sentences and steps', () => {
@@ -110,5 +110,46 @@ The JFET model.` },
       { page: 3, text: `3.3.3 Inductors\n${'An inductor model gives the inductance. '.repeat(5)}\n${table}` },
     ];
     expect(chunkSections(pages).map((c) => c.heading)).toEqual(['3.3.1 Resistors', '3.3.2 Capacitors', '3.3.3 Inductors']);
+  });
+
+  it("gives a chunk that goes on with an option's entry, on the next page or in the next chunk, the entry's head", () => {
+    // avrdude's -U entry as the extractor sets it: the option alone in a listing of one line, its memory types on the next page.
+    const pages = [
+      { page: 20, text: `2.1 Option Descriptions\n-t Tells AVRDUDE to enter the interactive terminal mode.\n\n\`\`\`\n-U memtype:op:filename[:format]\n\`\`\`\n\nPerform a memory operation. ${'Multiple -U options can be given. '.repeat(4)}` },
+      { page: 21, text: `${'hfuse The high fuse byte.\nlfuse The low fuse byte.\n'.repeat(12)}The op field specifies what operation to perform:\nr read the specified device memory and write to the specified file` },
+      { page: 22, text: `m immediate mode; byte values on the command line.\n\n-v Enable verbose output. ${'More -v options increase verbosity level. '.repeat(4)}` },
+    ];
+    const chunks = chunkSections(pages, { size: 400, overlap: 60 });
+    const entry = '2.1 Option Descriptions › -U memtype:op:filename[:format]';
+    expect(chunks.find((c) => c.page === 20)!.heading).toBe('2.1 Option Descriptions');
+    const next = chunks.filter((c) => c.page === 21);
+    expect(next.length).toBeGreaterThan(1); // the page's second chunk goes on with the entry too
+    for (const chunk of next) expect(chunk.heading).toBe(entry);
+    expect(chunks.find((c) => c.page === 22)!.heading).toBe(entry);
+    expect(entryOf(entry)).toBe('-U memtype:op:filename[:format]');
+    expect(sectionOf(entry)).toBe('2.1 Option Descriptions');
+  });
+
+  it('takes the entry a split chunk starts in, and none after a new section or from a line of prose', () => {
+    const entries = ['--code-loc <Value> The start location of the code segment.', '--stack-loc <Value> The start of the stack.'];
+    const text = `3.3.5 Linker Options\n${entries.map((e) => `${e} ${'The value entered can be in hexadecimal or decimal format. '.repeat(6)}`).join('\n\n')}`;
+    const pages = [
+      { page: 37, text },
+      { page: 38, text: `${'It is placed in internal ram. '.repeat(3)}\n3.3.6 MCS51 Options\n${'--model-large and -D__SDCC_PIC16XXXX and respectively. '.repeat(3)}\n${'Generate code for the large model. '.repeat(12)}` },
+    ];
+    const chunks = chunkSections(pages, { size: 300, overlap: 50 });
+    const headings = chunks.map((c) => [c.page, c.heading.replace('3.3.5 Linker Options', '…'), c.text.slice(0, 12)]);
+    expect(headings[0]).toEqual([37, '…', '3.3.5 Linker']);
+    // Every later chunk of page 37 carries the entry it starts in, or none when it opens an entry itself.
+    for (const [page, heading, start] of headings.filter(([page]) => page === 37).slice(1)) {
+      const opens = String(start).startsWith('--');
+      expect(heading, `${page} ${start}`).toMatch(opens ? /^…$/ : /^… › --(code|stack)-loc <Value>$/);
+    }
+    expect(headings.filter(([page]) => page === 37).map(([, heading]) => heading)).toEqual(
+      expect.arrayContaining(['… › --code-loc <Value>', '… › --stack-loc <Value>']),
+    );
+    expect(headings.find(([page]) => page === 38)).toEqual([38, '… › --stack-loc <Value>', 'It is placed']);
+    // "--model-large and ..." runs on in lower case: prose, no entry's head.
+    for (const chunk of chunks.filter((c) => c.heading.includes('3.3.6'))) expect(entryOf(chunk.heading)).toBe('');
   });
 });

@@ -49,6 +49,8 @@ const MIN_CHUNK = 200;
 interface Section {
   heading: string;
   text: string;
+  /** Whether the section goes on from the page before (it was not opened by a heading line on this page). */
+  continues?: boolean;
 }
 
 /**
@@ -128,7 +130,7 @@ function pageSections(
   runningHead: string,
   repeated: Set<string>,
 ): Section[] {
-  const sections: Section[] = [{ heading: carried, text: '' }];
+  const sections: Section[] = [{ heading: carried, text: '', continues: true }];
   let inListing = false;
   for (const line of text.split('\n')) {
     const fence = line.trimStart().startsWith('```');
@@ -140,19 +142,83 @@ function pageSections(
   return sections.filter((s) => s.text.trim());
 }
 
+// An option and its arguments as the head of its entry in an option list: alone on its line ("-U
+// memtype:op:filename[:format]", set as a listing of one line when too long for the list's left column), or
+// run into its description, which starts with a capital ("--codeseg <Name> The name to be used ...",
+// "-p partno This option tells ..."). An option alone is no entry's head ("-j8" under "make").
+const optionToken = String.raw`--?[A-Za-z][\w-]*(?:=\S+)?`;
+// "<Name>", "[:format]", "FILE", "-r": set apart from a description's words by their form.
+const setApart = String.raw`${optionToken}|<[^>\n]+>|\[[^\]\n]+\]|[A-Z][A-Z\d_]+`;
+// A word in lower case ("partno", "programmer-id", "linkOption[,linkOption]..."): one at most before a description.
+const named = String.raw`[a-z](?:[\w[\]:,./-]*[\w\]])?(?:\.\.\.)?`;
+const ENTRY_HEAD = new RegExp(
+  String.raw`^${optionToken}(?:(?:,?[ \t]+(?:${setApart}|${named})){1,3}$|(?:,?[ \t]+(?:${setApart})){0,3}(?:[ \t]+${named})?(?=[ \t]+\p{Lu}))`,
+  'u',
+);
+
+/** Whether a line of text opens an option's entry ("-i delay For bitbang-type programmers, ..."). */
+export const opensOptionEntry = (line: string) => ENTRY_HEAD.test(line.trim());
+
+/** The head of the option entry a line opens ("-U memtype:op:filename[:format]"), or ''; a listing's lines open none. */
+function entryHeadOf(lines: string[], at: number, inListing: boolean): string {
+  const line = lines[at]!.trim();
+  const alone = lines[at - 1]?.trim().startsWith('```') && lines[at + 1]?.trim().startsWith('```');
+  if ((inListing && !alone) || CONTENTS_ENTRY.test(line)) return '';
+  return ENTRY_HEAD.exec(line)?.[0] ?? '';
+}
+
+/**
+ * The option entry open at each offset of a section's text: the last entry head that starts a line
+ * before it, or `before` (the entry open where the section went on from the page before).
+ */
+function entryHeads(text: string, before: string): (offset: number) => string {
+  const heads: { at: number; head: string }[] = [];
+  const lines = text.split('\n');
+  let at = 0;
+  let inListing = false;
+  lines.forEach((line, i) => {
+    const fence = line.trimStart().startsWith('```');
+    const head = fence ? '' : entryHeadOf(lines, i, inListing);
+    if (head) heads.push({ at, head });
+    if (fence) inListing = !inListing;
+    at += line.length + 1;
+  });
+  return (offset) => heads.filter((h) => h.at < offset).at(-1)?.head ?? before;
+}
+
+/** A chunk's heading without the option entry it goes on with ("2.1 Option Descriptions › -U memtype:..."): its section's. */
+export const sectionOf = (heading: string) => heading.replace(/(?:^| › )--?[A-Za-z][^›]*$/, '');
+
+/** The option entry's head a chunk's heading ends with ('' when it goes on with none). */
+export const entryOf = (heading: string) => /(?:^| › )(--?[A-Za-z][^›]*)$/.exec(heading)?.[1] ?? '';
+
+/** Whether a chunk's text opens with an option entry's head (then it carries no other entry's). */
+const opensEntry = (text: string) => {
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => l.trim() && !l.trim().startsWith('```'));
+  return first !== -1 && entryHeadOf(lines, first, lines.slice(0, first).some((l) => l.trim().startsWith('```'))) !== '';
+};
+
+/** A chunk's heading with the option entry it goes on with: the section's, then the entry's head. */
+const withEntry = (heading: string, entry: string, text: string) =>
+  !entry || opensEntry(text) ? heading : heading ? `${heading} › ${entry}` : entry;
+
 /**
  * Raise it when the reading of a file or its chunking changes what a manual's chunks hold: the
  * ingestion worker reads every manual made by an older version again (migrations/023).
  */
-export const CHUNKING_VERSION = 2;
+export const CHUNKING_VERSION = 3;
 
 /**
  * Cuts a manual's pages into chunks along its sections: a chunk starts at a heading where one
  * falls, a fragment under 200 characters is joined to the next section, and a section up to 1.5 x `size`
  * (a procedure with its numbered steps) stays whole; longer ones are split at paragraph,
  * sentence or word boundaries with `overlap`. Each chunk carries its section's heading, from
- * an earlier page too, and a chunk never spans two pages, so every chunk can cite its page. A
- * page's running head (its first line, with the page's printed number or in LaTeX's capitals) is left out.
+ * an earlier page too; a chunk that goes on with an option's entry (begun in the chunk before or on
+ * the page before) carries the entry's head after it ("2.1 Option Descriptions › -U
+ * memtype:op:filename[:format]"), as the option it describes is named nowhere else in it. A chunk
+ * never spans two pages, so every chunk can cite its page. A page's running head (its first line,
+ * with the page's printed number or in LaTeX's capitals) is left out.
  */
 export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } = {}): SectionChunk[] {
   const chunks: SectionChunk[] = [];
@@ -162,33 +228,38 @@ export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } 
   const repeated = linesOnManyPages(pages);
   // Pages that open so are a manual's running heads when 3 or more do.
   const capitalHeads = pages.filter((p) => isCapitalHead(firstLine(p.text))).length >= 3;
-  const push = (page: number, heading: string, text: string) => {
+  const push = (page: number, heading: string, text: string, entry: string) => {
     const trimmed = text.trim();
-    if (trimmed) chunks.push({ page, index: chunks.length, heading, text: trimmed });
+    if (trimmed) chunks.push({ page, index: chunks.length, heading: withEntry(heading, entry, trimmed), text: trimmed });
   };
+  // The option entry open where the text so far ends: a chunk that goes on with it carries its head.
+  let entry = '';
   for (const { page, text } of pages) {
-    let open: Section | undefined;
+    let open: (Section & { entry: string }) | undefined;
     const head = firstLine(text);
     const running = isRunningHead(head, page, lag) || (capitalHeads && isCapitalHead(head));
     for (const section of pageSections(text, carried, path, running ? head : '', repeated)) {
       carried = section.heading;
+      const entryAt = entryHeads(section.text, section.continues ? entry : '');
+      entry = entryAt(section.text.length);
       // A fragment (the end of a section from the page before, a heading with a line) joins the next
       // section; a bare heading line ("15.3 Analyses") or its parent section's fragment takes the
       // next one's heading ("15.3 Analyses › 15.3.1 .AC: ..."), which names what the chunk holds.
       if (open && open.text.length < MIN_CHUNK && open.text.length + section.text.length + 1 <= size) {
         const bare = open.text.trim() === open.heading || section.heading.startsWith(`${open.heading} ›`);
-        open = { heading: bare ? section.heading : open.heading, text: `${open.text}\n${section.text}` };
+        open = { heading: bare ? section.heading : open.heading, text: `${open.text}\n${section.text}`, entry: open.entry };
         continue;
       }
-      if (open) push(page, open.heading, open.text);
+      if (open) push(page, open.heading, open.text, open.entry);
       open = undefined;
       if (section.text.length <= size * 1.5) {
-        open = { ...section };
+        open = { ...section, entry: entryAt(0) };
         continue;
       }
-      for (const { start, end } of splitPage(section.text, size, overlap)) push(page, section.heading, section.text.slice(start, end));
+      for (const { start, end } of splitPage(section.text, size, overlap))
+        push(page, section.heading, section.text.slice(start, end), entryAt(start));
     }
-    if (open) push(page, open.heading, open.text);
+    if (open) push(page, open.heading, open.text, open.entry);
   }
   return chunks;
 }

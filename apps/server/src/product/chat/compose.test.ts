@@ -1714,3 +1714,38 @@ describe('composeAnswer', () => {
     });
   });
 });
+
+describe('composeAnswer, an option entry going on from the page before', () => {
+  // avrdude's page 21: the -U entry's memory types and operations, its head on page 20 (the chunk's heading).
+  const page = [
+    'hfuse The high fuse byte.',
+    'lfuse The low fuse byte.',
+    'The op field specifies what operation to perform:',
+    'r read the specified device memory and write to the specified file w read the specified file and write it to the specified device memory v read the specified device memory and the specified file and perform a verify operation',
+    '',
+    '-v Enable verbose output. More -v options increase verbosity level.',
+  ].join('\n');
+  const heading = '2.1 Option Descriptions › -U memtype:op:filename[:format]';
+
+  it("names the option the lead's lines describe, from the passage's heading", () => {
+    const { text } = composeAnswer('how do I verify the device memory against a file', [passage(page, { heading })]);
+    expect(text).toMatch(/^`-U memtype:op:filename\[:format\]`: r read the specified device memory/);
+  });
+
+  it('names none after the page opens an entry of its own, nor without an entry in the heading', () => {
+    const verbose = composeAnswer('more verbose output', [passage(page, { heading })]).text;
+    expect(verbose).toMatch(/^`-v` Enable verbose output/);
+    const plain = composeAnswer('how do I verify the device memory against a file', [
+      passage(page, { heading: '2.1 Option Descriptions' }),
+    ]).text;
+    expect(plain).toMatch(/^r read the specified device memory/);
+    // An entry whose option takes a word in lower case ("-i delay For ...") opens an entry too.
+    const delay = composeAnswer('delay between each bit state change', [
+      passage(
+        'hfuse The high fuse byte.\n\n-i delay For bitbang-type programmers, delay between each bit state change.',
+        { heading },
+      ),
+    ]).text;
+    expect(delay).toMatch(/^-i delay For bitbang-type programmers/);
+  });
+});

@@ -1,5 +1,5 @@
 import type { ChatSource } from '@fieldassist/client/chat-sources';
-import { NUMBERED_HEADING } from '../../data/chunk-sections.js';
+import { entryOf, NUMBERED_HEADING, opensOptionEntry } from '../../data/chunk-sections.js';
 import { isListing } from '../retrieval/rank.js';
 import { type AskedValue, askedValue, givesValue } from './asked-value.js';
 import type { Passage } from '../retrieval/retrieve.js';
@@ -542,11 +542,21 @@ function shownText(blocks: Block[], last: Scored, text: string, subject: string 
   return subject ? `${inlineCode(subject)}: ${escapeMarkdown(shown)}` : withOptionAsCode(shown);
 }
 
-/** The direct answer's sentences: one paragraph's run on, another paragraph starts a new line. */
-function directText(sentences: Scored[], blocks: Block[]): string {
+/**
+ * The direct answer's sentences: one paragraph's run on, another paragraph starts a new line. `entry`:
+ * the option entry the passage goes on with from the page or chunk before (its heading's), which names
+ * a first sentence read before the passage's own first entry when nothing nearer does.
+ */
+function directText(sentences: Scored[], blocks: Block[], entry = ''): string {
+  const ownEntry = blocks.findIndex(opensEntry);
+  const continues = (s: Scored) =>
+    entry && (ownEntry === -1 || s.block < ownEntry) && !opensOptionEntry(s.text) && !s.text.includes(entry);
   const lines: string[] = [];
   sentences.forEach((s, i) => {
-    const named = i === 0 || sentences[i - 1]!.block !== s.block ? subjectOf(blocks, s) : undefined;
+    const named =
+      i === 0 || sentences[i - 1]!.block !== s.block
+        ? (subjectOf(blocks, s) ?? (i === 0 && continues(s) ? entry : undefined))
+        : undefined;
     // A subject the line above shows already (the section's heading is a chosen sentence) is not repeated.
     const subject = named && !sentences[i - 1]?.text.includes(named) ? named : undefined;
     const text = shownText(blocks, s, clip(s.text, DIRECT_ANSWER_CHARS), subject);
@@ -557,6 +567,10 @@ function directText(sentences: Scored[], blocks: Block[]): string {
   });
   return lines.join('\\\n');
 }
+
+/** Whether a block opens an option's entry: the option alone on its line, or run into its description. */
+const opensEntry = (b: Block) =>
+  b.kind === 'code' ? isOptionLine(b.text) : b.kind === 'prose' && opensOptionEntry(b.sentences[0] ?? '');
 
 /** The passage's numbered steps as an ordered list, when it holds a procedure (two steps or more). */
 function stepsOf(blocks: Block[], terms: Terms, direct: Scored[]): string[] {
@@ -858,7 +872,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
       ? [{ text: intro.sentences.at(-1)!, score: 0, order: -1, block: code[0]!.index - 1 }]
       : [];
   const lead = bestScore === 0 && code.length > 0 ? introduced : kept.length > 0 ? kept : beforeSteps;
-  const leadText = directText(lead, blocks);
+  const leadText = directText(lead, blocks, entryOf(best.heading));
   const quote = lead[0]?.text ?? direct[0]?.text ?? quoteOf(question, best.text);
   const sources = [sourceOf(best, quote)];
 

@@ -16,14 +16,17 @@ export function stitchChunks(chunks: string[]): string {
 /**
  * The best passage widened to its whole page: a problem's solution, the table after "use the
  * following pin mapping:" or the command after "run:" often sit in the next chunk of the page.
- * The page is the manual's own, already found readable by this caller.
+ * The page is the manual's own, already found readable by this caller. The page's text starts with
+ * its first chunk, so it takes that chunk's heading (the option entry the page goes on with, composeAnswer).
  */
 export async function widenToPage(pool: pg.Pool, passages: Passage[]): Promise<Passage[]> {
   const [best, ...rest] = passages;
   if (!best || best.page === null) return passages;
-  const { rows } = await pool.query<{ extracted_text: string }>(
-    'SELECT extracted_text FROM manual_content WHERE manual_id = $1 AND page_number = $2 ORDER BY chunk_index LIMIT 20',
+  const { rows } = await pool.query<{ extracted_text: string; heading: string }>(
+    'SELECT extracted_text, heading FROM manual_content WHERE manual_id = $1 AND page_number = $2 ORDER BY chunk_index LIMIT 20',
     [best.manualId, best.page],
   );
-  return rows.length > 1 ? [{ ...best, text: stitchChunks(rows.map((r) => r.extracted_text)) }, ...rest] : passages;
+  return rows.length > 1
+    ? [{ ...best, heading: rows[0]!.heading, text: stitchChunks(rows.map((r) => r.extracted_text)) }, ...rest]
+    : passages;
 }

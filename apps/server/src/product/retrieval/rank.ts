@@ -1,3 +1,4 @@
+import { sectionOf } from '../../data/chunk-sections.js';
 import { splitSentences, termCount, type Terms, termScore, wordsOf } from './passage-text.js';
 
 /** What the full text says of a candidate, each as a share of the question's rarity-weighted terms where it applies. */
@@ -351,13 +352,15 @@ export const OPENING_CHUNKS = 5;
 
 /**
  * For each place, whether its page is the first of its section that another of `places` continues
- * on the next page (same manual and heading, page + 1). A place without a page or heading has none.
+ * on the next page (same manual and section heading, page + 1). A place without a page or heading has none.
+ * The option entry a chunk goes on with is no part of its section: an entry begun on a page goes on on the next.
  */
 export function sectionOpenings(places: (Place | undefined)[]): boolean[] {
-  const key = (p: Place, page: number) => JSON.stringify([p.manual, p.heading, page]);
-  const held = new Set(places.flatMap((p) => (p?.heading && p.page !== null ? [key(p, p.page)] : [])));
+  const key = (p: Place, page: number) => JSON.stringify([p.manual, sectionOf(p.heading), page]);
+  const held = new Set(places.flatMap((p) => (p && sectionOf(p.heading) && p.page !== null ? [key(p, p.page)] : [])));
   return places.map(
-    (p) => !!p?.heading && p.page !== null && held.has(key(p, p.page + 1)) && !held.has(key(p, p.page - 1)),
+    (p) =>
+      !!p && !!sectionOf(p.heading) && p.page !== null && held.has(key(p, p.page + 1)) && !held.has(key(p, p.page - 1)),
   );
 }
 

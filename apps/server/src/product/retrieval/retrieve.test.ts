@@ -1158,6 +1158,8 @@ describe('the first page of a section', () => {
       sectionOpenings([place(36), place(37), place(38), place(50, 'Other'), place(9, 'Options', 'n'), place(10)]),
     ).toEqual([true, false, false, false, false, false]);
     expect(sectionOpenings([place(4, ''), place(5, ''), place(null), undefined])).toEqual([false, false, false, false]);
+    // The option entry a page goes on with is no section of its own: page 20 opens the section page 21 goes on with.
+    expect(sectionOpenings([place(20), place(21, 'Options › -U memtype:op:filename[:format]')])).toEqual([true, false]);
   });
 
   it('comes before the next page of its section when both are among the best', () => {

@@ -7,6 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import {
   answersQuestion,
+  bringEntriesForward,
   bringOpeningsForward,
   holdBackOtherManuals,
   fuseScores,
@@ -26,6 +27,7 @@ export interface Candidate {
   page: string;
   features: LexicalFeatures;
   semantic: number | undefined;
+  entrySemantic?: number;
   listing: boolean;
   fenced: number | undefined;
   place: Place | undefined;
@@ -48,6 +50,7 @@ export async function loadCandidates(db: string, cached: boolean): Promise<Asked
         page: pageOf(c.row),
         features: c.features,
         semantic: c.semantic,
+        entrySemantic: c.entrySemantic,
         listing: c.listing,
         fenced: c.fenced,
         place: c.place,
@@ -71,7 +74,9 @@ export function fuse(candidates: Candidate[], w: RankWeights) {
 export function rankedPages(candidates: Candidate[], w: RankWeights): string[] {
   const fused = fuse(candidates, w);
   if (!answersQuestion(fused)) return [];
-  return [...new Set(bringOpeningsForward(holdBackOtherManuals(fused, w), w).map((c) => c.row.page))];
+  return [
+    ...new Set(bringOpeningsForward(bringEntriesForward(holdBackOtherManuals(fused, w), w), w).map((c) => c.row.page)),
+  ];
 }
 
 /** Whether page "manual:page" is one of the question's right pages. */

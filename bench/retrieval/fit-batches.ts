@@ -19,6 +19,7 @@
  */
 import { parseArgs } from 'node:util';
 import {
+  bringEntriesForward,
   bringOpeningsForward,
   holdBackOtherManuals,
   RANK_WEIGHTS,
@@ -58,7 +59,7 @@ function pairwiseLoss(questions: Asked[], w: RankWeights): number {
   for (const { q, candidates } of questions) {
     if (q.manual === null) continue;
     const pageScores = new Map<string, number>();
-    for (const c of bringOpeningsForward(holdBackOtherManuals(fuse(candidates, w), w), w))
+    for (const c of bringOpeningsForward(bringEntriesForward(holdBackOtherManuals(fuse(candidates, w), w), w), w))
       if (!pageScores.has(c.row.page)) pageScores.set(c.row.page, c.score);
     const right = [...pageScores].filter(([page]) => isRight(q, page)).map(([, score]) => score);
     if (!right.length) continue;

@@ -182,13 +182,18 @@ export async function ingest(
   return ingested;
 }
 
-/** Waits until the server's background indexer has embedded every chunk (semantic reranking needs them); seconds waited. */
+/**
+ * Waits until the server's background indexer has embedded every chunk and the entries it lists
+ * (semantic reranking needs them; a kept database from before migration 029 has its entries
+ * embedded now); seconds waited.
+ */
 export async function waitForEmbeddings(server: Server, log: Log): Promise<number> {
   const started = performance.now();
   let reported = 0;
   for (;;) {
     const { rows } = await server.pool.query<{ left: number; total: number }>(
-      'SELECT count(*) FILTER (WHERE embedding IS NULL)::int AS left, count(*)::int AS total FROM manual_content',
+      `SELECT count(*) FILTER (WHERE embedding IS NULL OR (entry_embeddings IS NULL AND embedding <> '\\x'))::int AS left,
+         count(*)::int AS total FROM manual_content`,
     );
     if (rows[0]!.left === 0) break;
     if (seconds(started) - reported >= 15) {

@@ -113,4 +113,25 @@ describe('who sees a system planner', () => {
       download: [manual.id],
     });
   });
+
+  it("keeps a planner's entry embeddings (migration 029) from a viewer through REST, as its chunks", async () => {
+    const planner = await addManual(
+      'Pump Room System Planner',
+      'Isolate pump P-4 at breaker QF-3 before opening the pump room.',
+      'system_planner',
+    );
+    await lib.pool.query("UPDATE manual_content SET entry_embeddings = '\\x0000803f' WHERE manual_id = $1", [
+      planner.id,
+    ]);
+    const entries = async (user: TestUser) =>
+      (
+        await app.inject({
+          method: 'GET',
+          url: `/api/db/fieldassist/rest/v1/manual_content?manual_id=eq.${planner.id}&select=entry_embeddings`,
+          headers: user.headers,
+        })
+      ).json<{ entry_embeddings: unknown }[]>();
+    expect(await entries(people.viewer)).toEqual([]);
+    expect((await entries(people.technician)).length).toBeGreaterThan(0);
+  });
 });

@@ -6,7 +6,7 @@ import { migrate } from '../../db/migrate.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createProductEvents, type ProductEvents } from '../events.js';
 import { createEmbedder } from './embedder.js';
-import { embedNextBatch, startIndexer } from './indexer.js';
+import { embeddingInput, embedNextBatch, listedEntries, startIndexer } from './indexer.js';
 import { findCandidates, retrievePassages } from './retrieve.js';
 
 const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
@@ -207,6 +207,93 @@ describe('migration 019', () => {
     while (await embedNextBatch({ pool: old, embedder, events, log: () => undefined }));
     expect(seen).toEqual([{ manualId: 'boiler', embedded: 3, total: 3 }]);
     expect((await lengths()).map((r) => r.n)).toEqual([400, 400, 0]);
+  });
+});
+
+// A compiler's option list as a chunk: the entry asked about last, past the embedded 600 characters.
+const OPTION_LIST = [
+  '--stack-auto All functions in the source file will be compiled as reentrant, i.e. the parameters and local variables will be allocated on the stack. If this option is used all source files in the project should be compiled with this option.',
+  '',
+  '--callee-saves function1[,function2] The compiler by default uses a caller saves convention for register saving across function calls, however this can cause unnecessary register pushing and popping when calling small functions from larger functions.',
+  '',
+  '```',
+  '-E exitspec[,...]',
+  '```',
+  '',
+  'By default the port is left in the state it was found in at startup.',
+  '',
+  '```',
+  '-x one',
+  '-y two',
+  '```',
+  '',
+  '--fsigned-char By default char is unsigned. To set the signedness for characters to signed, use this option.',
+  'All other types are unaffected.',
+].join('\n');
+
+describe('the entries a chunk lists', () => {
+  it('reads each option with the lines going on from it, a fenced name with the paragraph after it, and no listing', () => {
+    expect(listedEntries(OPTION_LIST)).toEqual([
+      expect.stringMatching(/^--stack-auto All functions .* with this option\.$/),
+      expect.stringMatching(/^--callee-saves function1\[,function2\] The compiler .* larger functions\.$/),
+      '-E exitspec[,...] By default the port is left in the state it was found in at startup.',
+      '--fsigned-char By default char is unsigned. To set the signedness for characters to signed, use this option. All other types are unaffected.',
+    ]);
+    expect(OPTION_LIST.replace(/\s+/g, ' ').indexOf('--fsigned-char')).toBeGreaterThan(600);
+  });
+
+  it('finds none in a chunk of fewer than three entries, or of prose', () => {
+    expect(listedEntries('-v --version displays the version.\n\n-c --compile-only will not link.')).toEqual([]);
+    expect(
+      listedEntries(
+        'Defrosting. When ice builds up, switch the unit to defrost.\n\n- a dash item\n- another\n- a third',
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('migration 029', () => {
+  it('has the indexer embed the entries of the chunks already embedded, and of those it embeds, leaving the rest as they were', async () => {
+    const { pool: old } = await createTestDatabase({ empty: true });
+    await migrate(old, { until: 28 });
+    await old.query(
+      "INSERT INTO manuals (id, title, file_url, file_name) VALUES ('cc', 'Compiler guide', '/f/cc.pdf', 'cc.pdf')",
+    );
+    const stored = Buffer.from(new Float32Array(100).fill(0.1).buffer);
+    await old.query(
+      `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number, heading, embedding) VALUES
+         ('cc_0', 'cc', $1, 0, 1, 'Other Options', $2),
+         ('cc_1', 'cc', 'Install the compiler from the package.', 1, 2, '', $2),
+         ('cc_2', 'cc', $1, 2, 3, '', '\\x')`,
+      [OPTION_LIST, stored],
+    );
+    await migrate(old);
+    await old.query(
+      "INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number) VALUES ('cc_3', 'cc', $1, 3, 4)",
+      [OPTION_LIST],
+    );
+    const events = createProductEvents();
+    const seen: ProductEvents['manual.indexing'][0][] = [];
+    events.on('manual.indexing', (p) => seen.push(p));
+    while (await embedNextBatch({ pool: old, embedder, events, log: () => undefined }));
+    expect(seen).toEqual([{ manualId: 'cc', embedded: 4, total: 4 }]);
+    const { rows } = await old.query<{ id: string; embedding: Buffer; entry_embeddings: Buffer | null }>(
+      'SELECT id, embedding, entry_embeddings FROM manual_content ORDER BY id',
+    );
+    // An embedding stays as it was; the entries of a list are 4 vectors of 100 float32, a chunk of prose has none.
+    expect(rows.map((r) => [r.id, r.embedding.length, r.entry_embeddings?.length ?? null])).toEqual([
+      ['cc_0', 400, 4 * 400],
+      ['cc_1', 400, 0],
+      ['cc_2', 0, null],
+      ['cc_3', 400, 4 * 400],
+    ]);
+    expect(rows[0]!.embedding.equals(stored)).toBe(true);
+    // Each entry embedded as a chunk is, under its heading.
+    const entries = await embedder.embed(
+      listedEntries(OPTION_LIST).map((entry) => embeddingInput('Other Options', entry)),
+      'index',
+    );
+    expect(rows[0]!.entry_embeddings!.equals(Buffer.concat(entries.map((v) => Buffer.from(v.buffer))))).toBe(true);
   });
 });
 

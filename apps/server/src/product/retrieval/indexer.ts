@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { transaction } from '../../db/pool.js';
 import type { ProductEventBus } from '../events.js';
 import type { Embedder } from './embedder.js';
+import { ENTRY_LINE } from './rank.js';
 
 export interface IndexerDeps {
   pool: pg.Pool;
@@ -29,28 +30,90 @@ export function embeddingInput(heading: string, text: string): string {
 
 export const toBytes = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 
+/** The fewest entries that make a chunk a list whose entries are embedded on their own (listedEntries). */
+export const LIST_ENTRIES = 3;
+
+/**
+ * The entries of a list of options or commands a chunk holds, when it holds LIST_ENTRIES or more:
+ * each a line that begins with an option or a dot command (ENTRY_LINE: "--fsigned-char By default
+ * char is unsigned", "-n --no-spiceinit Don't try to source the file") and the lines going on from
+ * it, up to a blank line or the next entry. A name set alone between fences ("```\n-E exitspec\n```")
+ * begins an entry that goes on to the paragraph after it, which describes it; a listing of several
+ * lines between fences (an example's commands) is neither an entry nor part of one. A chunk is
+ * embedded from its first EMBEDDED_CHARS characters, so an entry late in a list is not in its
+ * embedding, and the other entries blur one that is: each entry is embedded on its own too
+ * (migration 029).
+ */
+export function listedEntries(text: string): string[] {
+  const entries: string[][] = [];
+  let entry: string[] | undefined;
+  const lines = text.split('\n').map((line) => line.trim());
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i]!;
+    if (line.startsWith('```')) {
+      const end = lines.findIndex((l, j) => j > i && l.startsWith('```'));
+      const fenced = lines.slice(i + 1, end === -1 ? lines.length : end);
+      i = end === -1 ? lines.length : end;
+      if (fenced.length !== 1) continue;
+      line = fenced[0]!;
+      if (!ENTRY_LINE.test(line)) continue;
+    }
+    if (ENTRY_LINE.test(line)) entries.push((entry = [line]));
+    else if (!line) {
+      if (entry && entry.length > 1) entry = undefined;
+    } else entry?.push(line);
+  }
+  return entries.length >= LIST_ENTRIES ? entries.map((lines) => lines.join(' ')) : [];
+}
+
+/** Vectors stored one after another in one bytea (entry_embeddings); none as '\x'. */
+const concatenated = (vectors: Float32Array[]) => Buffer.concat(vectors.map(toBytes));
+
+/** What the indexer still has to do for a chunk: its embedding, or its entries' (not for one never to be embedded, '\x'). */
+const UNINDEXED = `(embedding IS NULL OR (entry_embeddings IS NULL AND embedding <> '\\x'))`;
+
 /**
  * Embeds one batch of the chunks that have no embedding yet (a new manual's, or one ingested
- * before embeddings existed), manual by manual, and reports the manual's progress. Rows are
- * claimed with FOR UPDATE SKIP LOCKED, so several servers share the work. Returns false when
+ * before embeddings existed), with the entries they list (listedEntries; also for the chunks
+ * stored before those were embedded), manual by manual, and reports the manual's progress. Rows
+ * are claimed with FOR UPDATE SKIP LOCKED, so several servers share the work. Returns false when
  * nothing is left.
  */
 export async function embedNextBatch(deps: IndexerDeps): Promise<boolean> {
   const done = await transaction(deps.pool, async (client) => {
-    const { rows } = await client.query<{ id: string; manual_id: string; heading: string; extracted_text: string }>(
-      `SELECT id, manual_id, heading, extracted_text FROM manual_content
-       WHERE embedding IS NULL AND manual_id = (SELECT manual_id FROM manual_content WHERE embedding IS NULL ORDER BY manual_id LIMIT 1)
+    const { rows } = await client.query<{
+      id: string;
+      manual_id: string;
+      heading: string;
+      extracted_text: string;
+      embedded: boolean;
+    }>(
+      `SELECT id, manual_id, heading, extracted_text, embedding IS NOT NULL AS embedded FROM manual_content
+       WHERE ${UNINDEXED} AND manual_id = (SELECT manual_id FROM manual_content WHERE ${UNINDEXED} ORDER BY manual_id LIMIT 1)
        ORDER BY manual_id, chunk_index LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [BATCH],
     );
     if (rows.length === 0) return undefined;
+    // Each chunk's texts: its own start (unless embedded already), then each entry's, all in one batch.
+    const texts = rows.map((r) => ({
+      chunk: r.embedded ? [] : [embeddingInput(r.heading, r.extracted_text)],
+      entries: listedEntries(r.extracted_text).map((entry) => embeddingInput(r.heading, entry)),
+    }));
     const vectors = await deps.embedder.embed(
-      rows.map((r) => embeddingInput(r.heading, r.extracted_text)),
+      texts.flatMap((t) => [...t.chunk, ...t.entries]),
       'index',
     );
+    let at = 0;
+    const take = (n: number) => vectors.slice(at, (at += n));
+    const computed = texts.map((t) => ({ chunk: take(t.chunk.length)[0], entries: take(t.entries.length) }));
     await client.query(
-      'UPDATE manual_content c SET embedding = v.e FROM unnest($1::text[], $2::bytea[]) v(id, e) WHERE c.id = v.id',
-      [rows.map((r) => r.id), vectors.map(toBytes)],
+      `UPDATE manual_content c SET embedding = coalesce(c.embedding, v.e), entry_embeddings = v.entries
+       FROM unnest($1::text[], $2::bytea[], $3::bytea[]) v(id, e, entries) WHERE c.id = v.id`,
+      [
+        rows.map((r) => r.id),
+        computed.map((c) => (c.chunk ? toBytes(c.chunk) : null)),
+        computed.map((c) => concatenated(c.entries)),
+      ],
     );
     return rows[0]!.manual_id;
   });

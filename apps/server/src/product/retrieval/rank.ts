@@ -96,7 +96,7 @@ export function bestSentenceShare(text: string, terms: Terms): number {
 }
 
 /** A line that opens a reference entry with the option or command it describes: "-e Causes a chip erase", ".tran tstep tstop". */
-const ENTRY_LINE = /^(?:--?\p{L}[\p{L}\p{N}_-]*|\.\p{L}[\p{L}\p{N}_]*)(?=[\s:=<]|$)/u;
+export const ENTRY_LINE = /^(?:--?\p{L}[\p{L}\p{N}_-]*|\.\p{L}[\p{L}\p{N}_]*)(?=[\s:=<]|$)/u;
 /** The lines read for an entry's first sentence at most, and those that only introduce a listing. */
 const ENTRY_LINES = 12;
 const INTRODUCES_LISTING = /^(?:General form|Examples?)\s*:?$/i;
@@ -163,6 +163,8 @@ export interface ScoredCandidate<Row> {
   coverage: number;
   /** Cosine of the chunk's and the question's embeddings, when both are known. */
   semantic: number | undefined;
+  /** The greatest cosine of an entry the chunk lists (listedEntries in indexer.ts) to the question, when it lists any. */
+  entrySemantic?: number;
   /** A contents or index page (isListing). */
   listing: boolean;
   /** Share of the embedded start of the chunk's text set between ``` fences (fencedShare) or in rows of part names (namesShare), 0 when absent. */
@@ -457,6 +459,14 @@ export function namesShare(text: string, chars: number): number {
 }
 
 /**
+ * The cosine a candidate counts in fuseScores: the average of the others' (`fallback`) without an
+ * embedding; with one, its cosine for the share of its embedded text that is prose, the rest,
+ * listing, counting the average.
+ */
+const fusedCosine = (c: Pick<ScoredCandidate<unknown>, 'semantic' | 'fenced'>, fallback: number) =>
+  c.semantic === undefined ? fallback : c.semantic * (1 - (c.fenced ?? 0)) + fallback * (c.fenced ?? 0);
+
+/**
  * Orders candidates by their lexical score (scaled to the best candidate's) plus the
  * weighted cosine of their embeddings; a candidate without an embedding counts the average
  * of the others, so a library still being indexed is neither favoured nor buried, and so does
@@ -474,9 +484,7 @@ export function fuseScores<Row>(
   const best = Math.max(...candidates.map((c) => c.lexical), Number.MIN_VALUE);
   const known = candidates.map((c) => c.semantic).filter((s): s is number => s !== undefined);
   const fallback = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 0;
-  // A chunk's cosine counts for the share of its embedded text that is prose; the rest, listing, counts the average.
-  const cosine = (c: ScoredCandidate<Row>) =>
-    c.semantic === undefined ? fallback : c.semantic * (1 - (c.fenced ?? 0)) + fallback * (c.fenced ?? 0);
+  const cosine = (c: ScoredCandidate<Row>) => fusedCosine(c, fallback);
   return candidates
     .map((c) => ({
       ...c,
@@ -505,6 +513,28 @@ export function holdBackOtherManuals<C extends { score: number; features: Lexica
 ): C[] {
   return fused
     .map((c) => (c.features.otherManual ? { ...c, score: c.score - weights.otherManual * c.features.otherManual } : c))
+    .sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Fused candidates (fuseScores) with a chunk that lists options or commands ranked as close in meaning
+ * as its entry closest to the question, where that entry is closer than the chunk (its cosine's share
+ * of the score raised to the entry's): "is there a flag so plain char is signed" is one entry of a list
+ * whose chunk is embedded from its start, the other entries blurring it. Applied once the library is
+ * judged to answer, as bringOpeningsForward: with the entry's cosine in the fusion itself, a question
+ * about something else found a list with an entry close enough to be answered.
+ */
+export function bringEntriesForward<C extends ScoredCandidate<unknown> & { score: number }>(
+  fused: C[],
+  weights: RankWeights = RANK_WEIGHTS,
+): C[] {
+  const known = fused.map((c) => c.semantic).filter((s): s is number => s !== undefined);
+  const fallback = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 0;
+  return fused
+    .map((c) => {
+      const closer = (c.entrySemantic ?? -Infinity) - fusedCosine(c, fallback);
+      return closer > 0 ? { ...c, score: c.score + weights.semantic * closer } : c;
+    })
     .sort((a, b) => b.score - a.score);
 }
 

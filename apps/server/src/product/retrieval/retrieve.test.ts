@@ -3,9 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../db/migrate.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createEmbedder, type EmbedLane } from './embedder.js';
+import { embedNextBatch } from './indexer.js';
+import { createProductEvents } from '../events.js';
 import { questionTerms, termCount } from './passage-text.js';
 import {
   bestSentenceShare,
+  bringEntriesForward,
   bringOpeningsForward,
   answersQuestion,
   decideRelevance,
@@ -1438,6 +1441,49 @@ describe('reranking', () => {
     }
     const { passages } = await retrievePassages({ pool: lib }, { question, role: 'technician', limit: 50 });
     expect(passages.map((p) => p.manualId)).toContain('plan');
+  });
+});
+
+describe('the entries of a list', () => {
+  it('ranks a list as close in meaning as its closest entry where that is closer, after the fusion alone', () => {
+    const list = { ...fusedCandidate('list', 0.2), entrySemantic: 0.7 };
+    const prose = fusedCandidate('prose', 0.5);
+    const fused = fuseScores([list, prose]);
+    expect(fused.map((c) => c.row)).toEqual(['prose', 'list']);
+    expect(bringEntriesForward(fused).map((c) => c.row)).toEqual(['list', 'prose']);
+    // An entry further than its chunk changes nothing.
+    const blurred = fuseScores([{ ...fusedCandidate('list', 0.2), entrySemantic: 0.1 }, prose]);
+    expect(bringEntriesForward(blurred)).toEqual(blurred);
+  });
+
+  it("finds an option by what it does, its entry past the chunk's embedded start", async () => {
+    const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
+    try {
+      const pool = await oneManual('cc', 'Compiler guide', [
+        [
+          '--stack-auto All functions in the source file will be compiled as reentrant, i.e. the parameters and local variables will be allocated on the stack.',
+          '',
+          '--callee-saves function1[,function2] The compiler by default uses a caller saves convention for register saving across function calls, however this can cause unnecessary register pushing and popping.',
+          '',
+          '--debug When this option is used the compiler will generate debug information, in a file with a .cdb extension.',
+          '',
+          '--int-long-reent Integer (16 bit) and long (32 bit) libraries have been compiled as reentrant.',
+          '',
+          '--fsigned-char By default a plain char is unsigned. To set the signedness for characters to signed, use this option.',
+        ].join('\n'),
+        'Flags. Keep each flag in a char variable, as gcc code does.',
+      ]);
+      while (await embedNextBatch({ pool, embedder, events: createProductEvents(), log: () => undefined }));
+      const question = 'my char comparisons act unsigned, is there a flag so plain char is signed like gcc';
+      const candidates = await findCandidates({ pool, embedder }, { question, role: 'viewer' });
+      const list = candidates.find((c) => c.row.page_number === 1)!;
+      expect(list.entrySemantic).toBeGreaterThan(list.semantic!);
+      expect(fuseScores(candidates)[0]!.row.page_number).not.toBe(1);
+      const { passages } = await retrievePassages({ pool, embedder }, { question, role: 'viewer' });
+      expect(passages[0]!.page).toBe(1);
+    } finally {
+      await embedder.close();
+    }
   });
 });
 

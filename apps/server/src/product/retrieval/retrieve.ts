@@ -7,6 +7,7 @@ import { namesFamily, questionTerms } from './passage-text.js';
 import {
   answersQuestion,
   bestSentenceShare,
+  bringEntriesForward,
   bringOpeningsForward,
   evidenceGaps,
   fencedShare,
@@ -790,6 +791,8 @@ export interface CandidateRow {
   extracted_text: string;
   heading: string;
   embedding: Buffer | null;
+  /** The embeddings of the entries the chunk lists (migration 029), one after another; empty or null when none. */
+  entry_embeddings: Buffer | null;
   matched: number;
   in_heading: number;
   in_title: number;
@@ -1005,7 +1008,7 @@ export async function findCandidates(
        SELECT manual_id, ARRAY[${evidenceAt.map((i) => `count(*) FILTER (WHERE held[${i + 1}])`).join(', ')}]::int[] AS held_by_manual,
          (SELECT count(*) FROM manual_content mc WHERE mc.manual_id = matches.manual_id) AS manual_chunks
        FROM matches WHERE manual_id IN (SELECT manual_id FROM best) GROUP BY manual_id)
-     SELECT b.*, bm.held_by_manual, bm.manual_chunks, c.page_number, c.extracted_text, c.heading, c.embedding, c.search::text AS lexemes,
+     SELECT b.*, bm.held_by_manual, bm.manual_chunks, c.page_number, c.extracted_text, c.heading, c.embedding, c.entry_embeddings, c.search::text AS lexemes,
        m.title_search::text AS title_lexemes, m.title, m.file_url, (SELECT w FROM share) AS weights, (SELECT total FROM share) AS total_weight
      FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id
        LEFT JOIN by_manual bm ON bm.manual_id = b.manual_id`,
@@ -1101,6 +1104,7 @@ export async function findCandidates(
       lexical: lexicalScore(features),
       coverage: features.coverage,
       semantic: vector && row.embedding?.length ? cosine(vector, row.embedding) : undefined,
+      entrySemantic: vector && row.entry_embeddings?.length ? closestEntry(vector, row.entry_embeddings) : undefined,
       listing: isListing(row.extracted_text),
       place: { manual: row.manual_id, page: row.page_number, heading: row.heading },
       fenced: Math.min(
@@ -1149,7 +1153,7 @@ export async function retrievePassages(
   if (!answersQuestion(ranked))
     return { passages: [], relevant: false, suggestions: ranked.slice(0, SUGGESTION_LIMIT).map(toPassage) };
   return {
-    passages: bringOpeningsForward(holdBackOtherManuals(ranked))
+    passages: bringOpeningsForward(bringEntriesForward(holdBackOtherManuals(ranked)))
       .slice(0, opts.limit ?? PASSAGE_LIMIT)
       .map(toPassage),
     relevant: true,
@@ -1163,4 +1167,17 @@ function cosine(question: Float32Array, stored: Buffer): number {
   let dot = 0;
   for (let i = 0; i < Math.min(question.length, vector.length); i++) dot += question[i]! * vector[i]!;
   return dot;
+}
+
+/** The greatest cosine of a unit question vector and stored unit vectors of its length, one after another. */
+function closestEntry(question: Float32Array, stored: Buffer): number {
+  // Copied once: a Float32Array needs an aligned offset, which a bytea read from pg may not have.
+  const vectors = new Float32Array(stored.buffer.slice(stored.byteOffset, stored.byteOffset + stored.byteLength));
+  let best = -Infinity;
+  for (let at = 0; at + question.length <= vectors.length; at += question.length) {
+    let dot = 0;
+    for (let i = 0; i < question.length; i++) dot += question[i]! * vectors[at + i]!;
+    best = Math.max(best, dot);
+  }
+  return best;
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -26,5 +27,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default, one worker less than the cores, is a single file at a time on the two-core
+    // CI machine, though the files mostly wait on PostgreSQL, child servers and OCR workers: two
+    // files side by side take about half the time there (each file has its own database).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

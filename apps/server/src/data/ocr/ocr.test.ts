@@ -33,7 +33,8 @@ describe('OCR with tesseract.js', () => {
     expect(readdirSync(tesseractPaths.corePath).filter((file) => file.endsWith('.wasm')).length).toBeGreaterThan(0);
   });
 
-  it('reads a skewed, dim, noisy nameplate in a process with no network at all', async () => {
+  // Up to its child's own 60 s: a new process loading the OCR engine beside another test file.
+  it('reads a skewed, dim, noisy nameplate in a process with no network at all', { timeout: 90_000 }, async () => {
     const folder = await mkdtemp(join(tmpdir(), 'ocr-offline-'));
     try {
       const photo = join(folder, 'nameplate.jpg');

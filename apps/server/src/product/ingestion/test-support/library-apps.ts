@@ -36,9 +36,10 @@ export interface Library {
 /**
  * One database and one storage folder shared by server instances, as a scaled-out install
  * runs them, so a test can run two apps at once or stop one and start the next. The
- * returned object is filled in by a beforeAll hook of the calling file or describe block.
+ * returned object is filled in by a beforeAll hook of the calling file or describe block;
+ * `env` adds to or overrides the apps' environment.
  */
-export function useLibrary(): Library {
+export function useLibrary(env: Record<string, string> = {}): Library {
   const lib = {} as Library;
   const open: { app: FastifyInstance; pool: pg.Pool }[] = [];
   let dataDir: string | undefined;
@@ -53,6 +54,7 @@ export function useLibrary(): Library {
       WEB_DIST: '/nonexistent',
       DATA_DIR: dataDir,
       PUBLIC_URL: LIBRARY_PUBLIC_URL,
+      ...env,
     });
     const root = join(dataDir, 'storage');
     Object.assign(lib, {

@@ -37,8 +37,6 @@ export interface LexicalFeatures {
   definingEntry?: boolean;
   /** How much less likely the question's rare words are in the chunk's manual than in the likeliest candidates' manual (manualEvidence), 0 for that manual. */
   otherManual?: number;
-  /** Share of the question's terms the chunk lacks that the chunks just before and after it under the same heading hold, 0 to 1. */
-  entryGain?: number;
 }
 
 // The full-text score's weights. Calibrated on bench/retrieval's tuned questions (bench/README.md).
@@ -56,15 +54,6 @@ export const BEST_SENTENCE_WEIGHT = 0.3;
  * "Serial Ports"). Any weight from 0.02 to 0.3 gives the same tuned ranking.
  */
 export const EVERY_TERM_WEIGHT = 0.1;
-/**
- * Added, times the share of the question's terms that only the chunks just before and after a chunk
- * under the same heading hold (entryGain): a section or an option's entry split across chunks answers
- * as a whole ("ideal switch ... transient ... timestep too small": ngspice's switch model holds "ideal"
- * and "timestep" in one chunk, "transient" in the next). From 0.15 to 0.4 the tuned ranking gains 3 or
- * 4 first places; at 0.5 it loses more than it gains, at 1 a tenth of them (bench/README.md, branch
- * entrygroup). Coverage, and so whether the library answers, stays the chunk's own.
- */
-export const ENTRY_GAIN_WEIGHT = 0.3;
 
 /**
  * Matches a line that begins with the option, as where it is described. A value may be attached
@@ -159,7 +148,6 @@ export function lexicalScore(f: LexicalFeatures, w: RankWeights = RANK_WEIGHTS):
     w.optionLines * f.optionLines +
     (f.settingLine ? w.settingLine : 0) +
     w.bestSentence * f.bestSentence +
-    w.entryGain * (f.entryGain ?? 0) +
     // Coverage is a sum of weights over their total: 1 but for rounding.
     (f.coverage > 1 - 1e-9 ? w.everyTerm : 0)
   );
@@ -397,7 +385,6 @@ export interface RankWeights {
   definingEntry: number;
   opening: number;
   otherManual: number;
-  entryGain: number;
 }
 export const RANK_WEIGHTS: RankWeights = {
   heading: HEADING_WEIGHT,
@@ -417,7 +404,6 @@ export const RANK_WEIGHTS: RankWeights = {
   definingEntry: DEFINING_ENTRY_BONUS,
   opening: OPENING_WEIGHT,
   otherManual: OTHER_MANUAL_WEIGHT,
-  entryGain: ENTRY_GAIN_WEIGHT,
 };
 
 /** A line that ends in page references after a dot leader or a comma: "Resistors . . . 112", "heap, 58, 101–102". */

@@ -515,54 +515,6 @@ describe('every term', () => {
   });
 });
 
-describe('the rest of the entry', () => {
-  // An option's entry split over chunks: the memory types in one, the operations in the next.
-  const entry = '2.1 Option Descriptions › -U memtype:op:filename';
-  const chunks: [string, string][] = [
-    [entry, 'hfuse The high fuse byte. lfuse The low fuse byte. lock The lock byte.'],
-    [entry, 'The op field specifies what operation to perform: r read the memory and write it to the file.'],
-    ['2.1 Option Descriptions › -v', 'Enable verbose output, and read the signature twice.'],
-    ['4.4 Other Notes', 'Calibration of the oscillator is read from the device.'],
-  ];
-  const library = async () => {
-    const { pool: lib } = await createTestDatabase();
-    await lib.query(
-      `INSERT INTO manuals (id, title, file_url, file_name) VALUES ('m', 'Uploader manual', '/f/m.pdf', 'm.pdf')`,
-    );
-    for (const [i, [heading, text]] of chunks.entries())
-      await lib.query(
-        'INSERT INTO manual_content (id, manual_id, extracted_text, heading, chunk_index, page_number) VALUES ($1, $2, $3, $4, $5, $6)',
-        [`m_${i}`, 'm', text, heading, i, 20 + i],
-      );
-    return lib;
-  };
-
-  it("credits a chunk with the question's terms that the chunk just before or after under the same heading holds", async () => {
-    const lib = await library();
-    const gain = new Map(
-      (await findCandidates({ pool: lib }, { question: 'how do I read the fuses', role: 'viewer' })).map((c) => [
-        c.row.id,
-        c.features.entryGain,
-      ]),
-    );
-    // The memory types' chunk lacks "read", which the operations' chunk holds, and the other way round.
-    expect(gain.get('m_0')).toBeGreaterThan(0);
-    expect(gain.get('m_1')).toBeGreaterThan(0);
-    expect(gain.get('m_0')! + gain.get('m_1')!).toBeCloseTo(1, 5);
-    // The next chunk is another entry ("-v"), and a chunk two away is no neighbour: they add nothing.
-    expect(gain.get('m_2')).toBe(0);
-    expect(gain.get('m_3') ?? 0).toBe(0);
-    await lib.end();
-  });
-
-  it('scores what only the rest of the entry holds at ENTRY_GAIN_WEIGHT, below what the chunk holds itself', () => {
-    const alone = lexicalScore({ ...PLAIN_FEATURES, coverage: 0.6 });
-    const withEntry = lexicalScore({ ...PLAIN_FEATURES, coverage: 0.6, entryGain: 0.4 });
-    expect(withEntry - alone).toBeCloseTo(RANK_WEIGHTS.entryGain * 0.4, 9);
-    expect(withEntry).toBeLessThan(lexicalScore({ ...PLAIN_FEATURES, coverage: 1 }));
-  });
-});
-
 describe('per cent', () => {
   it('searches a share in per cent as its fraction too', async () => {
     expect(searchTerms('rise time between 20% and 80 %').codes).toEqual(['20', '80', '0.2', '0.8']);

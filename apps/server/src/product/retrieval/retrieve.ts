@@ -810,8 +810,6 @@ export interface CandidateRow {
   held_by_manual: number[];
   /** How many chunks its manual has. */
   manual_chunks: string;
-  /** For each term found, whether the chunks just before and after it under the same heading hold it; null when there are none. */
-  entry_held: boolean[] | null;
 }
 
 /**
@@ -980,11 +978,6 @@ export async function findCandidates(
     const holding = `count(*) FILTER (WHERE held[${i + 1}])`;
     return `greatest(${inLibrary}, ${t.isCode ? 2 : 1} * ln(1 + (count(*) - ${holding} + 0.5) / (${holding} + 0.5))::float8)`;
   };
-  // Which terms the chunk just before or the one after a best candidate under its heading holds.
-  const entryHolds = `ARRAY[${found
-    .map((t) => param(t.query))
-    .map((q) => `(bc.search @@ ${q} OR ac.search @@ ${q})`)
-    .join(', ')}]`;
   const termWeights = found.some(isCommon)
     ? `SELECT ARRAY[${found.map(weightOf).join(', ')}] AS w FROM matches`
     : 'SELECT $7::float8[] AS w';
@@ -1016,14 +1009,9 @@ export async function findCandidates(
          (SELECT count(*) FROM manual_content mc WHERE mc.manual_id = matches.manual_id) AS manual_chunks
        FROM matches WHERE manual_id IN (SELECT manual_id FROM best) GROUP BY manual_id)
      SELECT b.*, bm.held_by_manual, bm.manual_chunks, c.page_number, c.extracted_text, c.heading, c.embedding, c.entry_embeddings, c.search::text AS lexemes,
-       m.title_search::text AS title_lexemes, m.title, m.file_url, (SELECT w FROM share) AS weights, (SELECT total FROM share) AS total_weight,
-       CASE WHEN bc.id IS NOT NULL OR ac.id IS NOT NULL THEN ${entryHolds} END AS entry_held
+       m.title_search::text AS title_lexemes, m.title, m.file_url, (SELECT w FROM share) AS weights, (SELECT total FROM share) AS total_weight
      FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id
-       LEFT JOIN by_manual bm ON bm.manual_id = b.manual_id
-       -- The chunks just before and after under the same heading: the rest of the entry or section the
-       -- chunk is part of, read by the (manual_id, chunk_index) index for the best candidates alone.
-       LEFT JOIN manual_content bc ON c.heading <> '' AND bc.manual_id = c.manual_id AND bc.chunk_index = c.chunk_index - 1 AND bc.heading = c.heading
-       LEFT JOIN manual_content ac ON c.heading <> '' AND ac.manual_id = c.manual_id AND ac.chunk_index = c.chunk_index + 1 AND ac.heading = c.heading`,
+       LEFT JOIN by_manual bm ON bm.manual_id = b.manual_id`,
     [
       everyRare,
       anyRare,
@@ -1088,11 +1076,6 @@ export async function findCandidates(
   const otherManual = rows.map((row) => gaps[manualIds.indexOf(row.manual_id)]!);
   return rows.map((row, i) => {
     const has = holders[i]!;
-    // The weight of the terms the chunk lacks that the rest of its entry or section holds.
-    const entryHeld = found.reduce(
-      (sum, t, k) => sum + (row.entry_held?.[k] && !has(t) ? scoredWeight.get(t.query)! : 0),
-      0,
-    );
     const wordsHeld = [...words, ...standInTerms].reduce((sum, t) => sum + (has(t) ? t.weight : 0), 0);
     const features: LexicalFeatures = {
       wordCoverage: wordWeight ? wordsHeld / wordWeight : 0,
@@ -1107,7 +1090,6 @@ export async function findCandidates(
         : 0,
       settingLine: settingLines.some((line) => line.test(row.extracted_text)),
       optionEntry: entries.some(has),
-      entryGain: entryHeld / scoredTotal,
       bestSentence: bestSentenceShare(row.extracted_text, sentenceTerms),
       namedManual: namedManuals.has(row.manual_id),
       soleManual: sole[i],

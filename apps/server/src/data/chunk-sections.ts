@@ -186,11 +186,14 @@ function entryHeads(text: string, before: string): (offset: number) => string {
   return (offset) => heads.filter((h) => h.at < offset).at(-1)?.head ?? before;
 }
 
+/** The option entry's head at the end of a chunk's heading, as withEntry puts it there. */
+const ENTRY_IN_HEADING = /(?:^| › )(--?[A-Za-z][^›]*)$/;
+
 /** A chunk's heading without the option entry it goes on with ("2.1 Option Descriptions › -U memtype:..."): its section's. */
-export const sectionOf = (heading: string) => heading.replace(/(?:^| › )--?[A-Za-z][^›]*$/, '');
+export const sectionOf = (heading: string) => heading.replace(ENTRY_IN_HEADING, '');
 
 /** The option entry's head a chunk's heading ends with ('' when it goes on with none). */
-export const entryOf = (heading: string) => /(?:^| › )(--?[A-Za-z][^›]*)$/.exec(heading)?.[1] ?? '';
+export const entryOf = (heading: string) => ENTRY_IN_HEADING.exec(heading)?.[1] ?? '';
 
 /** Whether a chunk's text opens with an option entry's head (then it carries no other entry's). */
 const opensEntry = (text: string) => {

@@ -340,7 +340,7 @@ function pickSentences(
   const isProblem = (s: Scored | undefined) => s !== undefined && /^(?:problem|symptom|question|cause)\b/i.test(s.text);
   const isSolution = (s: Scored | undefined) =>
     s !== undefined && /^(?:solution|remedy|fix|workaround|answer|action)\b/i.test(s.text);
-  const entryOf = (s: Scored) => {
+  const troubleshootingEntryOf = (s: Scored) => {
     for (let back = 0; back <= 3; back++) {
       const before = weighed[s.order - back];
       if (!before) return undefined;
@@ -353,8 +353,8 @@ function pickSentences(
     return undefined;
   };
   const byScore = [...chosen].sort((a, b) => b.score - a.score);
-  const matched = byScore.find((s) => entryOf(s)?.problem) ?? byScore.find(entryOf);
-  const entry = matched && entryOf(matched)!;
+  const matched = byScore.find((s) => troubleshootingEntryOf(s)?.problem) ?? byScore.find(troubleshootingEntryOf);
+  const entry = matched && troubleshootingEntryOf(matched)!;
   if (matched && entry && !chosen.includes(entry.solution)) {
     const { problem, solution } = entry;
     const asked = problem ? chosen.filter((s) => s.order >= problem.order && s.order < solution.order) : [];

@@ -44,6 +44,10 @@ const indexIdleMs = 30_000;
 // A question asked while this many wait is answered without embeddings rather than late.
 const maxQuestionsWaiting = 8;
 
+/** The texts or words a piece of work is about. */
+const itemsOf = (work: EmbedWork) =>
+  'texts' in work ? work.texts : 'knownOf' in work ? work.knownOf : work.neighboursOf;
+
 type Job = EmbedRequest & {
   resolve: (answer: Float32Array[] | Neighbour[][] | boolean[]) => void;
   reject: (error: Error) => void;
@@ -170,8 +174,7 @@ function createLane(limits: EmbedLimits, keepAlive: boolean) {
     },
     run<Answer extends Float32Array[] | Neighbour[][] | boolean[]>(work: EmbedWork): Promise<Answer> {
       if (closed) return Promise.reject(new Error('The embedder is closed'));
-      if (('texts' in work ? work.texts : 'knownOf' in work ? work.knownOf : work.neighboursOf).length === 0)
-        return Promise.resolve([] as unknown as Answer);
+      if (itemsOf(work).length === 0) return Promise.resolve([] as unknown as Answer);
       return new Promise((resolve, reject) => {
         waiting.push({ id: nextId++, ...work, resolve: resolve as Job['resolve'], reject });
         next();

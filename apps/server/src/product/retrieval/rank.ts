@@ -458,6 +458,12 @@ export function namesShare(text: string, chars: number): number {
   return seen ? rows / seen : 0;
 }
 
+/** The mean cosine of the candidates that have an embedding (0 when none has): what one without counts. */
+function averageCosine(candidates: Pick<ScoredCandidate<unknown>, 'semantic'>[]): number {
+  const known = candidates.map((c) => c.semantic).filter((s): s is number => s !== undefined);
+  return known.length ? known.reduce((a, b) => a + b, 0) / known.length : 0;
+}
+
 /**
  * The cosine a candidate counts in fuseScores: the average of the others' (`fallback`) without an
  * embedding; with one, its cosine for the share of its embedded text that is prose, the rest,
@@ -482,8 +488,7 @@ export function fuseScores<Row>(
   weights: RankWeights = RANK_WEIGHTS,
 ): (ScoredCandidate<Row> & { score: number })[] {
   const best = Math.max(...candidates.map((c) => c.lexical), Number.MIN_VALUE);
-  const known = candidates.map((c) => c.semantic).filter((s): s is number => s !== undefined);
-  const fallback = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 0;
+  const fallback = averageCosine(candidates);
   const cosine = (c: ScoredCandidate<Row>) => fusedCosine(c, fallback);
   return candidates
     .map((c) => ({
@@ -528,8 +533,7 @@ export function bringEntriesForward<C extends ScoredCandidate<unknown> & { score
   fused: C[],
   weights: RankWeights = RANK_WEIGHTS,
 ): C[] {
-  const known = fused.map((c) => c.semantic).filter((s): s is number => s !== undefined);
-  const fallback = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 0;
+  const fallback = averageCosine(fused);
   return fused
     .map((c) => {
       const closer = (c.entrySemantic ?? -Infinity) - fusedCosine(c, fallback);

@@ -55,21 +55,26 @@ function OwnOriginImage({ src, alt }: ComponentProps<'img'>) {
 
 /**
  * An inline citation [n]: opens source n as the sources list does. The link itself is 44 px for
- * gloved fingers; negative margins keep the line as tall as the 24 px pill drawn inside it.
+ * gloved fingers; negative margins keep the line as tall as the 24 px pill drawn inside it. A word
+ * joiner and nowrap keep it on the line of the word before it (remarkCitations makes the space
+ * before it a no-break one): a browser may break before a box like the link even after a no-break space.
  */
 function Citation({ n }: { n: number }) {
   const source = useContext(Sources)[n - 1];
   if (!source) return <span>[{n}]</span>;
   return (
-    <SourceLink
-      source={source}
-      aria-label={`Source ${n}: ${sourceLabel(source)}`}
-      className="group -mx-2 -my-2.5 inline-flex min-h-11 min-w-11 items-center justify-center rounded-md align-middle no-underline"
-    >
-      <span className="inline-flex h-6 min-w-6 items-center justify-center rounded-md bg-primary px-1.5 text-sm leading-none font-semibold text-primary-foreground group-hover:bg-primary/85">
-        {n}
-      </span>
-    </SourceLink>
+    <span className="whitespace-nowrap">
+      {'\u2060'}
+      <SourceLink
+        source={source}
+        aria-label={`Source ${n}: ${sourceLabel(source)}`}
+        className="group -mx-2 -my-2.5 inline-flex min-h-11 min-w-11 items-center justify-center rounded-md align-middle no-underline"
+      >
+        <span className="inline-flex h-6 min-w-6 items-center justify-center rounded-md bg-primary px-1.5 text-sm leading-none font-semibold text-primary-foreground group-hover:bg-primary/85">
+          {n}
+        </span>
+      </SourceLink>
+    </span>
   );
 }
 

@@ -60,6 +60,40 @@ describe('remarkPageImages', () => {
   });
 });
 
+/** Each paragraph's words after the citations plugin: a citation as {n}, a space no line may break at as "~". */
+function citedLines(markdown: string, sources: number): string[] {
+  const processor = unified().use(remarkParse).use(remarkCitations(sources));
+  const words = (node: Node): string =>
+    node.type === 'link'
+      ? `{${node.children!.map(words).join('')}}`
+      : node.type === 'break'
+        ? ' / '
+        : (node.value ?? node.children?.map(words).join('') ?? '');
+  const tree = processor.runSync(processor.parse(markdown)) as Node;
+  return tree.children!.map((block) => words(block).replaceAll('\u00a0', '~'));
+}
+
+describe('remarkCitations', () => {
+  it("keeps a citation on the line of the word before it, and a number with that number's word", () => {
+    expect(
+      citedLines(
+        [
+          '`-U memtype:op:filename[:format]`: The op field specifies what operation to perform:\\\n*XP-200 Manual, page 2* [1]',
+          'The fan trips on alarm A12 [2]. See [1, 2] and step 3 [1]; cited twice [1] [2].',
+        ].join('\n\n'),
+        2,
+      ),
+    ).toEqual([
+      '-U memtype:op:filename[:format]: The op field specifies what operation to perform: / XP-200 Manual, page~2~{1}',
+      'The fan trips on alarm A12~{2}. See~{1}{2} and step~3~{1}; cited twice~{1}~{2}.',
+    ]);
+  });
+
+  it('leaves a number that names no source, and code, as written', () => {
+    expect(citedLines('Wait five minutes [4]. Type `read [1]`.', 2)).toEqual(['Wait five minutes [4]. Type read [1].']);
+  });
+});
+
 /** Each link the suggestions plugin makes: its address and the words shown. */
 function suggestionLinksOf(markdown: string, labels: string[]): string[] {
   const processor = unified().use(remarkParse).use(remarkSuggestions(labels));

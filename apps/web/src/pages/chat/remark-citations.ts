@@ -31,11 +31,39 @@ function split(text: string, count: number): Node[] {
   return nodes;
 }
 
+const NO_BREAK = '\u00a0';
+
+/** A text's last word kept with the word before it when it is a number ("page 2", "alarm 12"). */
+const numberKept = (text: string) => text.replace(/(\S)[ \t]+(\d+)(\s*)$/, `$1${NO_BREAK}$2$3`);
+
+/** The last text inside an inline node ("*Manual, page 2*"'s words), if it ends in one. */
+function lastText(node: Node | undefined): Node | undefined {
+  if (node?.type === 'text') return node;
+  return node?.children ? lastText(node.children.at(-1)) : undefined;
+}
+
+/**
+ * A citation stays on the line of the word before it, and a number with its word (with ChatMarkdown's
+ * Citation, which no line may break before): on a phone the pill wrapped alone to the next line
+ * ("..., page 2" / "1") and, above a list, read as the list's first number.
+ */
+function keepWithWordBefore(nodes: Node[]) {
+  nodes.forEach((node, i) => {
+    const space = nodes[i - 1];
+    if (node.type !== 'link' || !citationNumber(node.url) || space?.type !== 'text' || !/\s$/.test(space.value!))
+      return;
+    space.value = space.value!.replace(/\s+$/, NO_BREAK);
+    const words = space.value.trim() ? space : lastText(nodes[i - 2]);
+    if (words) words.value = numberKept(words.value!);
+  });
+}
+
 function visit(node: Node, count: number) {
   if (!node.children || node.type === 'link' || node.type === 'linkReference') return;
   node.children = node.children.flatMap((child) =>
     child.type === 'text' && child.value ? split(child.value, count) : (visit(child, count), [child]),
   );
+  keepWithWordBefore(node.children);
 }
 
 /** The plugin for an answer with `count` sources. */

@@ -1739,13 +1739,14 @@ describe('composeAnswer, an option entry going on from the page before', () => {
       passage(page, { heading: '2.1 Option Descriptions' }),
     ]).text;
     expect(plain).toMatch(/^r read the specified device memory/);
-    // An entry whose option takes a word in lower case ("-i delay For ...") opens an entry too.
+    // An entry whose option takes a word in lower case ("-i delay For ...") opens an entry too, its head
+    // shown as code as "-v"'s is (the run-in head of data/option-entry.ts).
     const delay = composeAnswer('delay between each bit state change', [
       passage(
         'hfuse The high fuse byte.\n\n-i delay For bitbang-type programmers, delay between each bit state change.',
         { heading },
       ),
     ]).text;
-    expect(delay).toMatch(/^-i delay For bitbang-type programmers/);
+    expect(delay).toMatch(/^`-i delay` For bitbang-type programmers/);
   });
 });

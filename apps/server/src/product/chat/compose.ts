@@ -459,8 +459,8 @@ function inlineCode(text: string): string {
 
 // An option as printed at the head of its entry: "-F", "--acall-ajmp", "‘rawfreq=0..3’", "-c programmer-id",
 // ".options reltol=0.001", "set ngbehavior=ltpsa".
-// A dot command in lower case only (".options"): in capitals it would take every netlist card set as a
-// listing (".SUBCKT subnam N1 <N2 N3 ...>", ".MODEL ...") for an option's name.
+// Its dot command in lower case only (".options"), not DOT_COMMAND: a netlist card's example in capitals
+// (".GLOBAL gnd vcc", ".ENDS OPAMP") above the card's description would be shown as the description's name.
 const optionAtStart = new RegExp(String.raw`^[‘'"]?(${OPTION}|\.[a-z]\w*|(?:[a-z]+ )?[A-Za-z][\w-]*=\S*)`);
 // A name alone in quotes on its line ("‘showversion’"): how a texinfo manual prints an option list's entries.
 const quotedName = /^[‘'][A-Za-z][\w-]*[’']$/;

@@ -1,4 +1,5 @@
 import { type PageText, splitPage, type TextChunk } from './chunk.js';
+import { aloneInFences, entryHead, isFence, OPTION } from './option-entry.js';
 
 export interface SectionChunk extends TextChunk {
   /** The heading of the section the chunk belongs to ('' before the first heading). */
@@ -133,7 +134,7 @@ function pageSections(
   const sections: Section[] = [{ heading: carried, text: '', continues: true }];
   let inListing = false;
   for (const line of text.split('\n')) {
-    const fence = line.trimStart().startsWith('```');
+    const fence = isFence(line);
     if (runningHead && line.trim() === runningHead) continue;
     if (!inListing && !fence && !repeated.has(line.trim()) && isHeading(line)) sections.push({ heading: path(line.trim()), text: line });
     else sections[sections.length - 1]!.text += `${sections[sections.length - 1]!.text ? '\n' : ''}${line}`;
@@ -142,29 +143,10 @@ function pageSections(
   return sections.filter((s) => s.text.trim());
 }
 
-// An option and its arguments as the head of its entry in an option list: alone on its line ("-U
-// memtype:op:filename[:format]", set as a listing of one line when too long for the list's left column), or
-// run into its description, which starts with a capital ("--codeseg <Name> The name to be used ...",
-// "-p partno This option tells ..."). An option alone is no entry's head ("-j8" under "make").
-const optionToken = String.raw`--?[A-Za-z][\w-]*(?:=\S+)?`;
-// "<Name>", "[:format]", "FILE", "-r": set apart from a description's words by their form.
-const setApart = String.raw`${optionToken}|<[^>\n]+>|\[[^\]\n]+\]|[A-Z][A-Z\d_]+`;
-// A word in lower case ("partno", "programmer-id", "linkOption[,linkOption]..."): one at most before a description.
-const named = String.raw`[a-z](?:[\w[\]:,./-]*[\w\]])?(?:\.\.\.)?`;
-const ENTRY_HEAD = new RegExp(
-  String.raw`^${optionToken}(?:(?:,?[ \t]+(?:${setApart}|${named})){1,3}$|(?:,?[ \t]+(?:${setApart})){0,3}(?:[ \t]+${named})?(?=[ \t]+\p{Lu}))`,
-  'u',
-);
-
-/** Whether a line of text opens an option's entry ("-i delay For bitbang-type programmers, ..."). */
-export const opensOptionEntry = (line: string) => ENTRY_HEAD.test(line.trim());
-
 /** The head of the option entry a line opens ("-U memtype:op:filename[:format]"), or ''; a listing's lines open none. */
 function entryHeadOf(lines: string[], at: number, inListing: boolean): string {
-  const line = lines[at]!.trim();
-  const alone = lines[at - 1]?.trim().startsWith('```') && lines[at + 1]?.trim().startsWith('```');
-  if ((inListing && !alone) || CONTENTS_ENTRY.test(line)) return '';
-  return ENTRY_HEAD.exec(line)?.[0] ?? '';
+  if ((inListing && !aloneInFences(lines, at)) || CONTENTS_ENTRY.test(lines[at]!.trim())) return '';
+  return entryHead(lines[at]!);
 }
 
 /**
@@ -177,7 +159,7 @@ function entryHeads(text: string, before: string): (offset: number) => string {
   let at = 0;
   let inListing = false;
   lines.forEach((line, i) => {
-    const fence = line.trimStart().startsWith('```');
+    const fence = isFence(line);
     const head = fence ? '' : entryHeadOf(lines, i, inListing);
     if (head) heads.push({ at, head });
     if (fence) inListing = !inListing;
@@ -187,7 +169,7 @@ function entryHeads(text: string, before: string): (offset: number) => string {
 }
 
 /** The option entry's head at the end of a chunk's heading, as withEntry puts it there. */
-const ENTRY_IN_HEADING = /(?:^| › )(--?[A-Za-z][^›]*)$/;
+const ENTRY_IN_HEADING = new RegExp(`(?:^| › )(${OPTION}[^›]*)$`);
 
 /** A chunk's heading without the option entry it goes on with ("2.1 Option Descriptions › -U memtype:..."): its section's. */
 export const sectionOf = (heading: string) => heading.replace(ENTRY_IN_HEADING, '');
@@ -198,8 +180,8 @@ export const entryOf = (heading: string) => ENTRY_IN_HEADING.exec(heading)?.[1] 
 /** Whether a chunk's text opens with an option entry's head (then it carries no other entry's). */
 const opensEntry = (text: string) => {
   const lines = text.split('\n');
-  const first = lines.findIndex((l) => l.trim() && !l.trim().startsWith('```'));
-  return first !== -1 && entryHeadOf(lines, first, lines.slice(0, first).some((l) => l.trim().startsWith('```'))) !== '';
+  const first = lines.findIndex((l) => l.trim() && !isFence(l));
+  return first !== -1 && entryHeadOf(lines, first, lines.slice(0, first).some(isFence)) !== '';
 };
 
 /** A chunk's heading with the option entry it goes on with: the section's, then the entry's head. */

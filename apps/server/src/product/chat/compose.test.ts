@@ -1583,6 +1583,31 @@ describe('composeAnswer', () => {
     expect(sources.map((s) => s.page)).toEqual([297]);
   });
 
+  it("names no description by a netlist card's example in capitals above it", () => {
+    // ngspice's page 58: the general form, then an example, then what the card does.
+    const global = [
+      '2.6 .GLOBAL',
+      '',
+      'General form:',
+      '',
+      '```',
+      '.GLOBAL nodename',
+      '```',
+      '',
+      'Examples:',
+      '',
+      '```',
+      '.GLOBAL gnd vcc',
+      '```',
+      '',
+      'Nodes defined in the .GLOBAL statement are available to all circuit and subcircuit blocks independently from any circuit hierarchy.',
+    ].join('\n');
+    const ngspice = { manualId: 'manual_ngspice', title: 'Ngspice user manual', page: 58 };
+    const { text } = composeAnswer('what does .global do', [passage(global, ngspice)]);
+    expect(text).toContain('Nodes defined in the .GLOBAL statement are available');
+    expect(text).not.toContain('`.GLOBAL gnd vcc`:');
+  });
+
   it('names the command a description is about when a list of commands prints it above', () => {
     const terminal = [
       'pgm Return to programming mode (from direct SPI mode).',
@@ -1739,13 +1764,14 @@ describe('composeAnswer, an option entry going on from the page before', () => {
       passage(page, { heading: '2.1 Option Descriptions' }),
     ]).text;
     expect(plain).toMatch(/^r read the specified device memory/);
-    // An entry whose option takes a word in lower case ("-i delay For ...") opens an entry too.
+    // An entry whose option takes a word in lower case ("-i delay For ...") opens an entry too, its head
+    // shown as code as "-v"'s is (the run-in head of data/option-entry.ts).
     const delay = composeAnswer('delay between each bit state change', [
       passage(
         'hfuse The high fuse byte.\n\n-i delay For bitbang-type programmers, delay between each bit state change.',
         { heading },
       ),
     ]).text;
-    expect(delay).toMatch(/^-i delay For bitbang-type programmers/);
+    expect(delay).toMatch(/^`-i delay` For bitbang-type programmers/);
   });
 });

@@ -1,5 +1,6 @@
 import type { ChatSource } from '@fieldassist/client/chat-sources';
-import { entryOf, NUMBERED_HEADING, opensOptionEntry } from '../../data/chunk-sections.js';
+import { entryOf, NUMBERED_HEADING } from '../../data/chunk-sections.js';
+import { DOT_COMMAND, OPTION, opensOptionEntry, runInEntryHead } from '../../data/option-entry.js';
 import { isListing } from '../retrieval/rank.js';
 import { type AskedValue, askedValue, givesValue } from './asked-value.js';
 import type { Passage } from '../retrieval/retrieve.js';
@@ -131,8 +132,9 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
         (rest, option) => rest.replace(new RegExp(`(?<![\\p{L}\\p{N}-])${option}(?![\\p{L}\\p{N}])`, 'gu'), ''),
         text,
       );
-  const namesOption =
-    /(?:^|[\s(“"‘'])(?:--?[A-Za-z][\w-]*|\.option\s+\w+)|\b\w+=\S|\b(?:parameters?|variables?|flags?|keywords?|pragma)\s+(?:[A-Z][A-Z\d]+\b|\w+_\w)/;
+  const namesOption = new RegExp(
+    String.raw`(?:^|[\s(“"‘'])(?:${OPTION}|\.option\s+\w+)|\b\w+=\S|\b(?:parameters?|variables?|flags?|keywords?|pragma)\s+(?:[A-Z][A-Z\d]+\b|\w+_\w)`,
+  );
   // A table row is read with its column headers, the first row of its run ("System Default Serial Port"
   // above "Linux /dev/parport0 /dev/ttyS0").
   const headerOf = (index: number) => {
@@ -457,7 +459,9 @@ function inlineCode(text: string): string {
 
 // An option as printed at the head of its entry: "-F", "--acall-ajmp", "‘rawfreq=0..3’", "-c programmer-id",
 // ".options reltol=0.001", "set ngbehavior=ltpsa".
-const optionAtStart = /^[‘'"]?(-{1,2}[A-Za-z][\w-]*|\.[a-z]\w*|(?:[a-z]+ )?[A-Za-z][\w-]*=\S*)/;
+// Its dot command in lower case only (".options"), not DOT_COMMAND: a netlist card's example in capitals
+// (".GLOBAL gnd vcc", ".ENDS OPAMP") above the card's description would be shown as the description's name.
+const optionAtStart = new RegExp(String.raw`^[‘'"]?(${OPTION}|\.[a-z]\w*|(?:[a-z]+ )?[A-Za-z][\w-]*=\S*)`);
 // A name alone in quotes on its line ("‘showversion’"): how a texinfo manual prints an option list's entries.
 const quotedName = /^[‘'][A-Za-z][\w-]*[’']$/;
 const isOptionLine = (code: string) =>
@@ -470,7 +474,7 @@ const isCommandEntry = (code: string) =>
 
 // A numbered section named by the command or reserved name it describes: "2.12 .TEMP", "15.6.4 .FOUR: Fourier
 // Analysis of ...", "3.5.4.2 __sfr16" (its sentence, "The Padauk family has a 16-bit timer ...", does not repeat it).
-const commandHeading = /^\d+(?:\.\d+)+\.?\s+(\.[A-Za-z]\w*|--?[A-Za-z][\w-]*|__[A-Za-z]\w*)(?=:|\s|$)/;
+const commandHeading = new RegExp(String.raw`^\d+(?:\.\d+)+\.?\s+(${DOT_COMMAND}|${OPTION}|__[A-Za-z]\w*)(?=:|\s|$)`);
 
 /**
  * The option a sentence describes when it does not name it: printed on the line before its
@@ -509,13 +513,8 @@ function cutAtEnd(blocks: Block[], s: Scored): boolean {
   );
 }
 
-// An option list's entry as the page runs it into its description, the option and its arguments first:
-// "-D Disable auto erase for flash.", "-r FILE --rawfile=FILE Use rawfile as ...", "--model-small Generate ...".
-const optionToken = String.raw`--?[A-Za-z][\w-]*(?:=\S+)?`;
-const optionEntryHead = new RegExp(
-  String.raw`^(${optionToken}(?:\s+(?:${optionToken}|[A-Z][A-Z\d_]+|<[^>\s]+>))*)\s+(?=\p{Lu}(?:\p{Ll}|\s\p{Ll}))`,
-  'u',
-);
+// Where a page runs the next entry of an option list into the same paragraph: after a sentence, before an option.
+const nextEntry = new RegExp(String.raw`(?<=[.!?]["'’”)]*)\s+(?=${OPTION})`, 'u');
 
 /**
  * A text shown as printed, except that an option list's entry starts a line, its option as code set
@@ -523,9 +522,9 @@ const optionEntryHead = new RegExp(
  */
 function withOptionAsCode(text: string): string {
   return text
-    .split(/(?<=[.!?]["'’”)]*)\s+(?=--?[A-Za-z])/u)
+    .split(nextEntry)
     .map((piece, i) => {
-      const head = optionEntryHead.exec(piece)?.[1];
+      const head = runInEntryHead(piece);
       if (!head) return `${i > 0 ? ' ' : ''}${escapeMarkdown(piece)}`;
       return `${i > 0 ? '\\\n' : ''}${inlineCode(head)} ${escapeMarkdown(piece.slice(head.length).trimStart())}`;
     })
@@ -561,8 +560,7 @@ function directText(sentences: Scored[], blocks: Block[], entry = ''): string {
     const subject = named && !sentences[i - 1]?.text.includes(named) ? named : undefined;
     const text = shownText(blocks, s, clip(s.text, DIRECT_ANSWER_CHARS), subject);
     // The next entry of an option list the page runs into one paragraph starts a line of its own.
-    if (i > 0 && sentences[i - 1]!.block === s.block && !optionEntryHead.test(s.text))
-      lines[lines.length - 1] += ` ${text}`;
+    if (i > 0 && sentences[i - 1]!.block === s.block && !runInEntryHead(s.text)) lines[lines.length - 1] += ` ${text}`;
     else lines.push(text);
   });
   return lines.join('\\\n');

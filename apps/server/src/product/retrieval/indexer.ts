@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { transaction } from '../../db/pool.js';
 import type { ProductEventBus } from '../events.js';
 import type { Embedder } from './embedder.js';
-import { ENTRY_LINE } from './rank.js';
+import { ENTRY_LINE, isFence } from '../../data/option-entry.js';
 
 export interface IndexerDeps {
   pool: pg.Pool;
@@ -35,13 +35,13 @@ export const LIST_ENTRIES = 3;
 
 /**
  * The entries of a list of options or commands a chunk holds, when it holds LIST_ENTRIES or more:
- * each a line that begins with an option or a dot command (ENTRY_LINE: "--fsigned-char By default
- * char is unsigned", "-n --no-spiceinit Don't try to source the file") and the lines going on from
- * it, up to a blank line or the next entry. A name set alone between fences ("```\n-E exitspec\n```")
- * begins an entry that goes on to the paragraph after it, which describes it; a listing of several
- * lines between fences (an example's commands) is neither an entry nor part of one. A chunk is
- * embedded from its first EMBEDDED_CHARS characters, so an entry late in a list is not in its
- * embedding, and the other entries blur one that is: each entry is embedded on its own too
+ * each a line that begins with an option or a dot command (ENTRY_LINE, data/option-entry.ts:
+ * "--fsigned-char By default char is unsigned", "-n --no-spiceinit Don't try to source the file") and
+ * the lines going on from it, up to a blank line or the next entry. A name set alone between fences
+ * ("```\n-E exitspec\n```") begins an entry that goes on to the paragraph after it, which describes
+ * it; a listing of several lines between fences (an example's commands) is neither an entry nor part
+ * of one. A chunk is embedded from its first EMBEDDED_CHARS characters, so an entry late in a list is
+ * not in its embedding, and the other entries blur one that is: each entry is embedded on its own too
  * (migration 029).
  */
 export function listedEntries(text: string): string[] {
@@ -50,8 +50,8 @@ export function listedEntries(text: string): string[] {
   const lines = text.split('\n').map((line) => line.trim());
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
-    if (line.startsWith('```')) {
-      const end = lines.findIndex((l, j) => j > i && l.startsWith('```'));
+    if (isFence(line)) {
+      const end = lines.findIndex((l, j) => j > i && isFence(l));
       const fenced = lines.slice(i + 1, end === -1 ? lines.length : end);
       i = end === -1 ? lines.length : end;
       if (fenced.length !== 1) continue;

@@ -1,4 +1,5 @@
 import { sectionOf } from '../../data/chunk-sections.js';
+import { aloneInFences, ENTRY_LINE, isFence } from '../../data/option-entry.js';
 import { splitSentences, termCount, type Terms, termScore, wordsOf } from './passage-text.js';
 
 /** What the full text says of a candidate, each as a share of the question's rarity-weighted terms where it applies. */
@@ -95,8 +96,6 @@ export function bestSentenceShare(text: string, terms: Terms): number {
   return best / total;
 }
 
-/** A line that opens a reference entry with the option or command it describes: "-e Causes a chip erase", ".tran tstep tstop". */
-export const ENTRY_LINE = /^(?:--?\p{L}[\p{L}\p{N}_-]*|\.\p{L}[\p{L}\p{N}_]*)(?=[\s:=<]|$)/u;
 /** The lines read for an entry's first sentence at most, and those that only introduce a listing. */
 const ENTRY_LINES = 12;
 const INTRODUCES_LISTING = /^(?:General form|Examples?)\s*:?$/i;
@@ -112,14 +111,14 @@ export function openingEntry(text: string): string | undefined {
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  const fencedAlone = !!lines[0]?.startsWith('```') && !!lines[2]?.startsWith('```');
+  const fencedAlone = aloneInFences(lines, 1);
   const name = fencedAlone ? lines[1] : lines[0];
   if (!name || !ENTRY_LINE.test(name)) return undefined;
   let opening = name;
   let inListing = false;
   for (const line of lines.slice(fencedAlone ? 3 : 1, ENTRY_LINES)) {
     if (/[.!?](?=\s|$)/.test(opening)) break;
-    if (line.startsWith('```')) inListing = !inListing;
+    if (isFence(line)) inListing = !inListing;
     else if (!inListing && !INTRODUCES_LISTING.test(line)) opening += ` ${line}`;
   }
   return splitSentences(opening)[0] ?? opening;
@@ -450,7 +449,7 @@ export function namesShare(text: string, chars: number): number {
     if (seen >= chars) break;
     const line = raw.replace(/\s+/g, ' ').trim();
     if (!line) continue;
-    if (line.startsWith('```')) inListing = !inListing;
+    if (isFence(line)) inListing = !inListing;
     const length = Math.min(line.length + 1, chars - seen);
     if (!inListing && isRowOfNames(line)) rows += length;
     seen += length;

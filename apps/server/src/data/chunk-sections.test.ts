@@ -3,10 +3,25 @@ import { chunkSections, entryOf, isHeading, sectionOf } from './chunk-sections.j
 
 describe('isHeading', () => {
   it('knows numbered, capitalised and Title Case headings from sentences and steps', () => {
-    for (const line of ['3.2 Replacing the Condenser Fan', '8.2 BJT Models (NPN/PNP)', 'Chapter 4 Troubleshooting', 'TROUBLESHOOTING', 'Replacing the Door Gasket', 'Error Codes']) {
+    for (const line of [
+      '3.2 Replacing the Condenser Fan',
+      '8.2 BJT Models (NPN/PNP)',
+      'Chapter 4 Troubleshooting',
+      'TROUBLESHOOTING',
+      'Replacing the Door Gasket',
+      'Error Codes',
+    ]) {
       expect(isHeading(line), line).toBe(true);
     }
-    for (const line of ['1. Remove the four screws.', 'Close the valve (V2)', 'Check the fuse before you open the cabinet.', 'the pump', 'Power supply 230 V, 50 Hz:', '42', 'fan']) {
+    for (const line of [
+      '1. Remove the four screws.',
+      'Close the valve (V2)',
+      'Check the fuse before you open the cabinet.',
+      'the pump',
+      'Power supply 230 V, 50 Hz:',
+      '42',
+      'fan',
+    ]) {
       expect(isHeading(line), line).toBe(false);
     }
   });
@@ -17,24 +32,40 @@ describe('isHeading, continued', () => {
     for (const line of ['2.8.4 What the make install command does.', '20.5.1.1 Invocation:', '1 Introduction']) {
       expect(isHeading(line), line).toBe(true);
     }
-    for (const line of ['Appendix B Troubleshooting . . . . . . . . 52', '2.2 Programmers accepting extended parameters. . . . 19', '3.3 V is the supply.', '12 pins.']) {
+    for (const line of [
+      'Appendix B Troubleshooting . . . . . . . . 52',
+      '2.2 Programmers accepting extended parameters. . . . 19',
+      '3.3 V is the supply.',
+      '12 pins.',
+    ]) {
       expect(isHeading(line), line).toBe(false);
     }
   });
 });
 
 describe('chunkSections', () => {
-  const procedure = ['Replacing the Door Gasket', ...Array.from({ length: 8 }, (_, i) => `${i + 1}. Step ${i + 1} of the procedure: loosen, lift and check the gasket seat carefully.`)].join('\n');
+  const procedure = [
+    'Replacing the Door Gasket',
+    ...Array.from(
+      { length: 8 },
+      (_, i) => `${i + 1}. Step ${i + 1} of the procedure: loosen, lift and check the gasket seat carefully.`,
+    ),
+  ].join('\n');
 
   it('starts a chunk at a heading, keeps a procedure whole and carries the heading onto the next page', () => {
     const pages = [
       { page: 1, text: `Installation\n${'Mount the unit level on its feet. '.repeat(20)}\n${procedure}` },
-      { page: 2, text: `9. Close the door and test the seal with a sheet of paper. ${'Repeat the test at each corner of the door. '.repeat(5)}\nERROR CODES\nE1 means the sensor is open.` },
+      {
+        page: 2,
+        text: `9. Close the door and test the seal with a sheet of paper. ${'Repeat the test at each corner of the door. '.repeat(5)}\nERROR CODES\nE1 means the sensor is open.`,
+      },
     ];
     const chunks = chunkSections(pages, { size: 700, overlap: 100 });
     const gasket = chunks.find((c) => c.heading === 'Replacing the Door Gasket' && c.page === 1)!;
     expect(gasket.text).toBe(procedure); // all eight steps in one chunk, though longer than 700 characters
-    expect(chunks.find((c) => c.page === 2 && c.text.startsWith('9. Close'))?.heading).toBe('Replacing the Door Gasket');
+    expect(chunks.find((c) => c.page === 2 && c.text.startsWith('9. Close'))?.heading).toBe(
+      'Replacing the Door Gasket',
+    );
     expect(chunks.find((c) => c.text.startsWith('ERROR CODES'))?.heading).toBe('ERROR CODES');
     expect(chunks.find((c) => c.text.startsWith('Installation'))?.heading).toBe('Installation');
     expect(chunks.map((c) => c.index)).toEqual(chunks.map((_, i) => i));
@@ -53,12 +84,18 @@ describe('chunkSections', () => {
 
   it("carries a numbered subsection's parent heading, from an earlier page too", () => {
     const pages = [
-      { page: 1, text: `8.2 BJT Models (NPN/PNP)
-${'The bipolar junction transistor model in ngspice is an adaptation of the integral charge model. '.repeat(3)}` },
-      { page: 2, text: `8.2.1 Gummel-Poon Models
+      {
+        page: 1,
+        text: `8.2 BJT Models (NPN/PNP)
+${'The bipolar junction transistor model in ngspice is an adaptation of the integral charge model. '.repeat(3)}`,
+      },
+      {
+        page: 2,
+        text: `8.2.1 Gummel-Poon Models
 ${'VAF is the forward Early voltage of the transistor, in volts. '.repeat(4)}
 8.3 JFET Models
-The JFET model.` },
+The JFET model.`,
+      },
     ];
     const chunks = chunkSections(pages, { size: 400, overlap: 50 });
     expect(chunks.map((c) => [c.page, c.heading])).toEqual([
@@ -76,7 +113,12 @@ The JFET model.` },
       text: `${page % 2 ? `15.5. SAFE OPERATING AREA ${page - 4}` : `${page - 4} CHAPTER 15. ANALYSES`}\n${page === 21 ? '15.4 Measurements\n' : ''}${body}\n\`\`\`\n+ <RISE=# | RISE=LAST>\n.ENDS NAND\n\`\`\``,
     }));
     const chunks = chunkSections(pages, { size: 1000, overlap: 100 });
-    expect(chunks.map((c) => c.heading)).toEqual(['15.4 Measurements', '15.4 Measurements', '15.4 Measurements', '15.4 Measurements']);
+    expect(chunks.map((c) => c.heading)).toEqual([
+      '15.4 Measurements',
+      '15.4 Measurements',
+      '15.4 Measurements',
+      '15.4 Measurements',
+    ]);
     for (const chunk of chunks) expect(chunk.text).not.toMatch(/SAFE OPERATING|CHAPTER 15/);
   });
 
@@ -97,9 +139,11 @@ The JFET model.` },
     for (const chunk of chunks) expect(chunk.text).not.toMatch(/CHAPTER 3/);
   });
 
-  it('gives a heading line joined to the next section that section\'s heading', () => {
+  it("gives a heading line joined to the next section that section's heading", () => {
     const text = `15.3 Analyses\n15.3.1 .AC: Small-Signal AC Analysis\n${'dec stands for decade variation. '.repeat(10)}`;
-    expect(chunkSections([{ page: 1, text }]).map((c) => c.heading)).toEqual(['15.3 Analyses › 15.3.1 .AC: Small-Signal AC Analysis']);
+    expect(chunkSections([{ page: 1, text }]).map((c) => c.heading)).toEqual([
+      '15.3 Analyses › 15.3.1 .AC: Small-Signal AC Analysis',
+    ]);
   });
 
   it("takes no heading from a line met on 3 pages or more, such as a table's header", () => {
@@ -109,15 +153,28 @@ The JFET model.` },
       { page: 2, text: `3.3.2 Capacitors\n${'A capacitor model gives the junction area. '.repeat(5)}\n${table}` },
       { page: 3, text: `3.3.3 Inductors\n${'An inductor model gives the inductance. '.repeat(5)}\n${table}` },
     ];
-    expect(chunkSections(pages).map((c) => c.heading)).toEqual(['3.3.1 Resistors', '3.3.2 Capacitors', '3.3.3 Inductors']);
+    expect(chunkSections(pages).map((c) => c.heading)).toEqual([
+      '3.3.1 Resistors',
+      '3.3.2 Capacitors',
+      '3.3.3 Inductors',
+    ]);
   });
 
   it("gives a chunk that goes on with an option's entry, on the next page or in the next chunk, the entry's head", () => {
     // avrdude's -U entry as the extractor sets it: the option alone in a listing of one line, its memory types on the next page.
     const pages = [
-      { page: 20, text: `2.1 Option Descriptions\n-t Tells AVRDUDE to enter the interactive terminal mode.\n\n\`\`\`\n-U memtype:op:filename[:format]\n\`\`\`\n\nPerform a memory operation. ${'Multiple -U options can be given. '.repeat(4)}` },
-      { page: 21, text: `${'hfuse The high fuse byte.\nlfuse The low fuse byte.\n'.repeat(12)}The op field specifies what operation to perform:\nr read the specified device memory and write to the specified file` },
-      { page: 22, text: `m immediate mode; byte values on the command line.\n\n-v Enable verbose output. ${'More -v options increase verbosity level. '.repeat(4)}` },
+      {
+        page: 20,
+        text: `2.1 Option Descriptions\n-t Tells AVRDUDE to enter the interactive terminal mode.\n\n\`\`\`\n-U memtype:op:filename[:format]\n\`\`\`\n\nPerform a memory operation. ${'Multiple -U options can be given. '.repeat(4)}`,
+      },
+      {
+        page: 21,
+        text: `${'hfuse The high fuse byte.\nlfuse The low fuse byte.\n'.repeat(12)}The op field specifies what operation to perform:\nr read the specified device memory and write to the specified file`,
+      },
+      {
+        page: 22,
+        text: `m immediate mode; byte values on the command line.\n\n-v Enable verbose output. ${'More -v options increase verbosity level. '.repeat(4)}`,
+      },
     ];
     const chunks = chunkSections(pages, { size: 400, overlap: 60 });
     const entry = '2.1 Option Descriptions › -U memtype:op:filename[:format]';
@@ -131,11 +188,17 @@ The JFET model.` },
   });
 
   it('takes the entry a split chunk starts in, and none after a new section or from a line of prose', () => {
-    const entries = ['--code-loc <Value> The start location of the code segment.', '--stack-loc <Value> The start of the stack.'];
+    const entries = [
+      '--code-loc <Value> The start location of the code segment.',
+      '--stack-loc <Value> The start of the stack.',
+    ];
     const text = `3.3.5 Linker Options\n${entries.map((e) => `${e} ${'The value entered can be in hexadecimal or decimal format. '.repeat(6)}`).join('\n\n')}`;
     const pages = [
       { page: 37, text },
-      { page: 38, text: `${'It is placed in internal ram. '.repeat(3)}\n3.3.6 MCS51 Options\n${'--model-large and -D__SDCC_PIC16XXXX and respectively. '.repeat(3)}\n${'Generate code for the large model. '.repeat(12)}` },
+      {
+        page: 38,
+        text: `${'It is placed in internal ram. '.repeat(3)}\n3.3.6 MCS51 Options\n${'--model-large and -D__SDCC_PIC16XXXX and respectively. '.repeat(3)}\n${'Generate code for the large model. '.repeat(12)}`,
+      },
     ];
     const chunks = chunkSections(pages, { size: 300, overlap: 50 });
     const headings = chunks.map((c) => [c.page, c.heading.replace('3.3.5 Linker Options', '…'), c.text.slice(0, 12)]);

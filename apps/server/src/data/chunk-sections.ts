@@ -6,7 +6,26 @@ export interface SectionChunk extends TextChunk {
   heading: string;
 }
 
-const smallWords = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'into', 'of', 'on', 'or', 'the', 'to', 'with', 'vs', 'via']);
+const smallWords = new Set([
+  'a',
+  'an',
+  'and',
+  'as',
+  'at',
+  'by',
+  'for',
+  'from',
+  'in',
+  'into',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'with',
+  'vs',
+  'via',
+]);
 
 /** A numbered section heading: "3.2 Replacing the fan", "8.2 BJT Models (NPN/PNP)". */
 export const NUMBERED_HEADING = /^\d+(?:\.\d+)+\.?\s+\p{Lu}/u;
@@ -28,7 +47,8 @@ export function isHeading(line: string): boolean {
   // stop or colon ("2.8.4 What the make install command does.", "20.5.1.1 Invocation:").
   const numbered = NUMBERED_HEADING.test(text);
   const closes = /[.,;:!?]$/.test(text) && !SUBSECTION_ENDING_IN_STOP.test(text);
-  if (text.length < 3 || text.length > 90 || closes || (!numbered && text.endsWith(')')) || !/\p{L}{2}/u.test(text)) return false;
+  if (text.length < 3 || text.length > 90 || closes || (!numbered && text.endsWith(')')) || !/\p{L}{2}/u.test(text))
+    return false;
   // A contents entry names a section and its page; the section itself is elsewhere.
   if (CONTENTS_ENTRY.test(text)) return false;
   if (/^(chapter|section|part|appendix)\s+[\dA-Z]+\b/i.test(text)) return true;
@@ -73,7 +93,11 @@ function sectionPaths(): (heading: string) => string {
 /** A number at either end of a line: "302 CHAPTER 15. ANALYSES", "Chapter 2: Command Line Options 16". */
 const END_NUMBERS = [/^(\d{1,4})\s+\S/, /\S\s+(\d{1,4})$/];
 
-const firstLine = (text: string) => text.split('\n').find((l) => l.trim())?.trim() ?? '';
+const firstLine = (text: string) =>
+  text
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim() ?? '';
 
 /**
  * How far the printed page numbers lag the pages (0 when page 12 prints "12", 4 when it prints
@@ -84,7 +108,11 @@ function printedNumberLag(pages: PageText[]): number | undefined {
   const lags = new Map<number, number>();
   for (const { page, text } of pages) {
     const line = firstLine(text);
-    for (const lag of new Set(END_NUMBERS.map((p) => p.exec(line)?.[1]).filter(Boolean).map((n) => page - Number(n))))
+    for (const lag of new Set(
+      END_NUMBERS.map((p) => p.exec(line)?.[1])
+        .filter(Boolean)
+        .map((n) => page - Number(n)),
+    ))
       lags.set(lag, (lags.get(lag) ?? 0) + 1);
   }
   const [lag, count] = [...lags].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
@@ -136,7 +164,8 @@ function pageSections(
   for (const line of text.split('\n')) {
     const fence = isFence(line);
     if (runningHead && line.trim() === runningHead) continue;
-    if (!inListing && !fence && !repeated.has(line.trim()) && isHeading(line)) sections.push({ heading: path(line.trim()), text: line });
+    if (!inListing && !fence && !repeated.has(line.trim()) && isHeading(line))
+      sections.push({ heading: path(line.trim()), text: line });
     else sections[sections.length - 1]!.text += `${sections[sections.length - 1]!.text ? '\n' : ''}${line}`;
     if (fence) inListing = !inListing;
   }
@@ -215,7 +244,8 @@ export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } 
   const capitalHeads = pages.filter((p) => isCapitalHead(firstLine(p.text))).length >= 3;
   const push = (page: number, heading: string, text: string, entry: string) => {
     const trimmed = text.trim();
-    if (trimmed) chunks.push({ page, index: chunks.length, heading: withEntry(heading, entry, trimmed), text: trimmed });
+    if (trimmed)
+      chunks.push({ page, index: chunks.length, heading: withEntry(heading, entry, trimmed), text: trimmed });
   };
   // The option entry open where the text so far ends: a chunk that goes on with it carries its head.
   let entry = '';
@@ -232,7 +262,11 @@ export function chunkSections(pages: PageText[], { size = 1000, overlap = 150 } 
       // next one's heading ("15.3 Analyses › 15.3.1 .AC: ..."), which names what the chunk holds.
       if (open && open.text.length < MIN_CHUNK && open.text.length + section.text.length + 1 <= size) {
         const bare = open.text.trim() === open.heading || section.heading.startsWith(`${open.heading} ›`);
-        open = { heading: bare ? section.heading : open.heading, text: `${open.text}\n${section.text}`, entry: open.entry };
+        open = {
+          heading: bare ? section.heading : open.heading,
+          text: `${open.text}\n${section.text}`,
+          entry: open.entry,
+        };
         continue;
       }
       if (open) push(page, open.heading, open.text, open.entry);

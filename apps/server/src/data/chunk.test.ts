@@ -43,51 +43,73 @@ describe('chunkText', () => {
 
 // Text made of words, spaces, newlines and punctuation, in the proportions of real manuals.
 const arbText = fc
-  .array(fc.oneof(
-    { weight: 6, arbitrary: fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzé0123456789'), minLength: 1, maxLength: 14 }) },
-    { weight: 4, arbitrary: fc.constantFrom(' ', ' ', '  ', '\n', '\n\n', '. ', '? ', ', ', '\t') },
-  ), { maxLength: 600 })
+  .array(
+    fc.oneof(
+      {
+        weight: 6,
+        arbitrary: fc.string({
+          unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzé0123456789'),
+          minLength: 1,
+          maxLength: 14,
+        }),
+      },
+      { weight: 4, arbitrary: fc.constantFrom(' ', ' ', '  ', '\n', '\n\n', '. ', '? ', ', ', '\t') },
+    ),
+    { maxLength: 600 },
+  )
   .map((parts) => parts.join(''));
-const arbOptions = fc.integer({ min: 2, max: 400 }).chain((size) => fc.record({
-  size: fc.constant(size),
-  overlap: fc.integer({ min: 0, max: Math.ceil(size / 2) - 1 }),
-}));
+const arbOptions = fc.integer({ min: 2, max: 400 }).chain((size) =>
+  fc.record({
+    size: fc.constant(size),
+    overlap: fc.integer({ min: 0, max: Math.ceil(size / 2) - 1 }),
+  }),
+);
 
 describe('splitPage properties', () => {
   it('covers every non-space character, within the size, overlapping by at most `overlap`', () => {
-    fc.assert(fc.property(arbText, arbOptions, (text, { size, overlap }) => {
-      const ranges = splitPage(text, size, overlap);
-      const covered = new Uint8Array(text.length);
-      let previous: { start: number; end: number } | undefined;
-      for (const range of ranges) {
-        expect(range.end - range.start).toBeLessThanOrEqual(size);
-        expect(range.end).toBeGreaterThan(range.start);
-        expect(text.slice(range.start, range.end).trim()).toBe(text.slice(range.start, range.end));
-        if (previous) {
-          expect(range.start).toBeGreaterThan(previous.start);
-          expect(previous.end - range.start).toBeLessThanOrEqual(overlap);
+    fc.assert(
+      fc.property(arbText, arbOptions, (text, { size, overlap }) => {
+        const ranges = splitPage(text, size, overlap);
+        const covered = new Uint8Array(text.length);
+        let previous: { start: number; end: number } | undefined;
+        for (const range of ranges) {
+          expect(range.end - range.start).toBeLessThanOrEqual(size);
+          expect(range.end).toBeGreaterThan(range.start);
+          expect(text.slice(range.start, range.end).trim()).toBe(text.slice(range.start, range.end));
+          if (previous) {
+            expect(range.start).toBeGreaterThan(previous.start);
+            expect(previous.end - range.start).toBeLessThanOrEqual(overlap);
+          }
+          covered.fill(1, range.start, range.end);
+          previous = range;
         }
-        covered.fill(1, range.start, range.end);
-        previous = range;
-      }
-      for (let i = 0; i < text.length; i++) if (!/\s/.test(text[i]!)) expect(covered[i], `char ${i}`).toBe(1);
-    }), { numRuns: 500 });
+        for (let i = 0; i < text.length; i++) if (!/\s/.test(text[i]!)) expect(covered[i], `char ${i}`).toBe(1);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('leaves no gap between chunks other than whitespace', () => {
-    fc.assert(fc.property(arbText, arbOptions, (text, { size, overlap }) => {
-      const ranges = splitPage(text, size, overlap);
-      for (let i = 1; i < ranges.length; i++) expect(text.slice(ranges[i - 1]!.end, ranges[i]!.start).trim()).toBe('');
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(arbText, arbOptions, (text, { size, overlap }) => {
+        const ranges = splitPage(text, size, overlap);
+        for (let i = 1; i < ranges.length; i++)
+          expect(text.slice(ranges[i - 1]!.end, ranges[i]!.start).trim()).toBe('');
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps every chunk on its own page', () => {
     const arbPages = fc.array(fc.record({ page: fc.integer({ min: 1, max: 1000 }), text: arbText }), { maxLength: 6 });
-    fc.assert(fc.property(arbPages, (pages) => {
-      for (const chunk of chunkText(pages, { size: 120, overlap: 20 })) {
-        const source = pages.find((p) => p.page === chunk.page && p.text.includes(chunk.text));
-        expect(source).toBeDefined();
-      }
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(arbPages, (pages) => {
+        for (const chunk of chunkText(pages, { size: 120, overlap: 20 })) {
+          const source = pages.find((p) => p.page === chunk.page && p.text.includes(chunk.text));
+          expect(source).toBeDefined();
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

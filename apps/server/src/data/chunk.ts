@@ -91,7 +91,8 @@ export function splitPage(text: string, size: number, overlap: number): ChunkRan
  */
 export function chunkText(pages: PageText[], { size = 1000, overlap = 150 }: ChunkOptions = {}): TextChunk[] {
   if (!Number.isInteger(size) || size < 1) throw new RangeError('size must be a positive integer');
-  if (!Number.isInteger(overlap) || overlap < 0 || overlap * 2 >= size) throw new RangeError('overlap must be at least 0 and less than half the size');
+  if (!Number.isInteger(overlap) || overlap < 0 || overlap * 2 >= size)
+    throw new RangeError('overlap must be at least 0 and less than half the size');
   const chunks: TextChunk[] = [];
   for (const { page, text } of pages) {
     for (const { start, end } of splitPage(text, size, overlap)) {

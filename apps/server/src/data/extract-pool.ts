@@ -25,7 +25,8 @@ const jobsPerWorker = 50;
 const watchEveryMs = 100;
 
 const duration = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
-const tooComplex = (why: string) => new ApiError('DOCUMENT_TOO_COMPLEX', `Text extraction was stopped: the document ${why}`);
+const tooComplex = (why: string) =>
+  new ApiError('DOCUMENT_TOO_COMPLEX', `Text extraction was stopped: the document ${why}`);
 const shuttingDown = () => new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down');
 
 interface PooledWorker {
@@ -66,7 +67,10 @@ export function createWorkerPool(limits: ExtractLimits): WorkerPool {
   }
 
   function spawn(): PooledWorker {
-    const worker = new Worker(workerUrl, { workerData: { role: workerRole }, resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb } });
+    const worker = new Worker(workerUrl, {
+      workerData: { role: workerRole },
+      resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb },
+    });
     const pooled: PooledWorker = { worker, jobs: 0 };
     // While idle a worker has no job listeners: a late error must not go unhandled.
     worker.on('error', () => retire(pooled)).on('exit', () => forget(pooled));
@@ -98,7 +102,10 @@ export function createWorkerPool(limits: ExtractLimits): WorkerPool {
     worker.ref();
     return new Promise((resolve, reject) => {
       const result: WorkerResult = { pages: [], scans: [] };
-      const timer = setTimeout(() => finish(tooComplex(`took longer than ${duration(limits.timeoutMs)} to read`), false), limits.timeoutMs);
+      const timer = setTimeout(
+        () => finish(tooComplex(`took longer than ${duration(limits.timeoutMs)} to read`), false),
+        limits.timeoutMs,
+      );
       const onMessage = (message: WorkerMessage) => {
         if (message.type === 'page') result.pages.push(message.page);
         else if (message.type === 'scan') result.scans.push(message.page);
@@ -108,9 +115,15 @@ export function createWorkerPool(limits: ExtractLimits): WorkerPool {
         else finish(new Error(`Text extraction failed: ${message.message}`), false);
       };
       const onError = (error: Error & { code?: string }) => {
-        finish(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooComplex(`needed more than ${limits.maxMemoryMb} MB of memory to read`) : error, false);
+        finish(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? tooComplex(`needed more than ${limits.maxMemoryMb} MB of memory to read`)
+            : error,
+          false,
+        );
       };
-      const onExit = (code: number) => finish(new Error(`The extraction worker stopped unexpectedly (exit code ${code})`), false);
+      const onExit = (code: number) =>
+        finish(new Error(`The extraction worker stopped unexpectedly (exit code ${code})`), false);
       function finish(error: Error | undefined, healthy: boolean) {
         if (!busy.delete(pooled)) return;
         clearTimeout(timer);

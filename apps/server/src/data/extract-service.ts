@@ -48,7 +48,11 @@ function present(document: ExtractedDocument, { chunking = false, chunkSize }: E
  * Extracts the text of an uploaded file, whole or in chunks of about `chunkSize` characters.
  * Throws the extractor's errors (see Extractor.extractDocument).
  */
-export async function extractFromFile(deps: ExtractionDeps, file: DocumentFile, options: ExtractionOptions): Promise<ExtractionResult> {
+export async function extractFromFile(
+  deps: ExtractionDeps,
+  file: DocumentFile,
+  options: ExtractionOptions,
+): Promise<ExtractionResult> {
   return present(await deps.extractor.extractDocument(file), options);
 }
 
@@ -57,7 +61,10 @@ export async function extractFromFile(deps: ExtractionDeps, file: DocumentFile, 
  * storage, anything else is downloaded with safeFetch (public addresses only).
  * Throws NOT_FOUND for a missing own file, safeFetch's and the extractor's errors.
  */
-export async function extractFromUrl(deps: ExtractionDeps, { url, ...options }: ExtractionOptions & { url: string }): Promise<ExtractionResult> {
+export async function extractFromUrl(
+  deps: ExtractionDeps,
+  { url, ...options }: ExtractionOptions & { url: string },
+): Promise<ExtractionResult> {
   let file: DocumentFile;
   if (isOwnFileUrl(url, deps.publicUrl)) {
     const own = await deps.readOwnFile(url);

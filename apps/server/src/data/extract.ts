@@ -43,7 +43,12 @@ export interface Extractor {
 /** The extraction function services receive as a dependency (e.g. `extractor.extractDocument`). */
 export type ExtractDocument = Extractor['extractDocument'];
 
-export const defaultExtractLimits: ExtractLimits = { concurrency: 1, timeoutMs: 60_000, maxMemoryMb: 512, maxQueued: 100 };
+export const defaultExtractLimits: ExtractLimits = {
+  concurrency: 1,
+  timeoutMs: 60_000,
+  maxMemoryMb: 512,
+  maxQueued: 100,
+};
 
 /**
  * The document extractor of one server process: one bounded pool shared by the data routes
@@ -58,14 +63,24 @@ export function createExtractor(limits: Partial<ExtractLimits> = {}, ocr?: Ocr):
       const readScans = Boolean(options.readScans && ocr);
       const { pages, scans } = await pool.run({ kind, bytes: file.bytes, readScans });
       if (!readScans || scans.length === 0) return { kind, pages, scannedPages: scans, ocrPages: [] };
-      return { kind, scannedPages: scans, ...(await readScannedPages(ocr!, file.bytes, pages, scans, options.readScans?.onProgress)) };
+      return {
+        kind,
+        scannedPages: scans,
+        ...(await readScannedPages(ocr!, file.bytes, pages, scans, options.readScans?.onProgress)),
+      };
     },
     close: () => pool.close(),
   };
 }
 
 /** OCRs the scanned pages one by one (memory stays one page's worth) and merges them into the text pages. */
-async function readScannedPages(ocr: Ocr, bytes: Uint8Array, textPages: PageText[], scans: number[], onProgress?: (progress: ScanProgress) => void) {
+async function readScannedPages(
+  ocr: Ocr,
+  bytes: Uint8Array,
+  textPages: PageText[],
+  scans: number[],
+  onProgress?: (progress: ScanProgress) => void,
+) {
   const byPage = new Map(textPages.map((page) => [page.page, page]));
   const ocrPages: number[] = [];
   onProgress?.({ done: 0, total: scans.length });
@@ -83,6 +98,7 @@ async function readScannedPages(ocr: Ocr, bytes: Uint8Array, textPages: PageText
     onProgress?.({ done: i + 1, total: scans.length });
   }
   const pages = [...byPage.values()].sort((a, b) => a.page - b.page);
-  if (pages.length === 0) throw new ApiError('NO_TEXT_LAYER', 'No text could be read from this PDF, not even by OCR of its scanned pages');
+  if (pages.length === 0)
+    throw new ApiError('NO_TEXT_LAYER', 'No text could be read from this PDF, not even by OCR of its scanned pages');
   return { pages, ocrPages };
 }

@@ -13,7 +13,8 @@ import {
 describe('OPTION and DOT_COMMAND', () => {
   it('take an option or a dot command as printed, and no dash or dot before a digit or a space', () => {
     const option = new RegExp(`^${OPTION}$`);
-    for (const token of ['-B', '-e', '--model-large', '-Wl', '--stack-auto', '-mstm8']) expect(option.test(token), token).toBe(true);
+    for (const token of ['-B', '-e', '--model-large', '-Wl', '--stack-auto', '-mstm8'])
+      expect(option.test(token), token).toBe(true);
     for (const token of ['-1', '--', '- x', '-_a', 'x-y']) expect(option.test(token), token).toBe(false);
     const command = new RegExp(`^${DOT_COMMAND}$`);
     for (const token of ['.tran', '.ENDS', '.options', '.MEAS_2']) expect(command.test(token), token).toBe(true);
@@ -23,7 +24,15 @@ describe('OPTION and DOT_COMMAND', () => {
 
 describe('ENTRY_LINE', () => {
   it('takes a line that begins with an option or a dot command, whatever follows it', () => {
-    for (const line of ['-e Causes a chip erase', '--fsigned-char By default char is unsigned', '.tran tstep tstop', '-C', '.include: a file', '--std=c99', '-p<partno>'])
+    for (const line of [
+      '-e Causes a chip erase',
+      '--fsigned-char By default char is unsigned',
+      '.tran tstep tstop',
+      '-C',
+      '.include: a file',
+      '--std=c99',
+      '-p<partno>',
+    ])
       expect(ENTRY_LINE.test(line), line).toBe(true);
   });
 
@@ -48,7 +57,12 @@ describe('entryHead', () => {
   });
 
   it('takes no option alone, no sentence that goes on in lower case, and no line that does not open with an option', () => {
-    for (const line of ['-j8', '-e causes a chip erase when it is given', 'Use -e to erase the chip', '.tran tstep tstop'])
+    for (const line of [
+      '-j8',
+      '-e causes a chip erase when it is given',
+      'Use -e to erase the chip',
+      '.tran tstep tstop',
+    ])
       expect(entryHead(line), line).toBe('');
     expect(opensOptionEntry('-i delay For bitbang-type programmers, delay ...')).toBe(true);
     expect(opensOptionEntry('-j8')).toBe(false);
@@ -71,8 +85,35 @@ describe('runInEntryHead', () => {
 
 describe('isFence and aloneInFences', () => {
   it('tells a fence, indented or with a language, and a line set alone between two', () => {
-    expect([isFence('```'), isFence('  ```text'), isFence('a ```'), isFence(undefined)]).toEqual([true, true, false, false]);
-    const lines = ['-e Causes a chip erase', '```', '-C config-file', '```', 'Use the config file.', '', '```', 'avrdude -C x', 'avrdude -C y', '```'];
-    expect(lines.map((_, at) => aloneInFences(lines, at))).toEqual([false, false, true, false, false, false, false, false, false, false]);
+    expect([isFence('```'), isFence('  ```text'), isFence('a ```'), isFence(undefined)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    const lines = [
+      '-e Causes a chip erase',
+      '```',
+      '-C config-file',
+      '```',
+      'Use the config file.',
+      '',
+      '```',
+      'avrdude -C x',
+      'avrdude -C y',
+      '```',
+    ];
+    expect(lines.map((_, at) => aloneInFences(lines, at))).toEqual([
+      false,
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -6,7 +6,10 @@ import { figureBox } from './pdf-figures.js';
 const extractor = createExtractor({ concurrency: 1 });
 afterAll(() => extractor.close());
 
-const text = (n: number) => [`Page ${n}: condenser fan.`, 'Check the fan wiring against the diagram before you restart.'];
+const text = (n: number) => [
+  `Page ${n}: condenser fan.`,
+  'Check the fan wiring against the diagram before you restart.',
+];
 
 describe('figure pages, found while a PDF is read', () => {
   it('marks the page with a wiring diagram, with the region the diagram takes; not the text pages nor the page with a small logo', async () => {
@@ -38,7 +41,10 @@ describe('figure pages, found while a PDF is read', () => {
 describe('figureBox', () => {
   const OPS = { save: 10, restore: 11, transform: 12, paintImageXObject: 85, constructPath: 91 };
   const page = 595 * 842;
-  const image = (scale: number) => ({ fnArray: [10, 12, 85, 11], argsArray: [null, [scale, 0, 0, scale, 50, 50], ['img'], null] });
+  const image = (scale: number) => ({
+    fnArray: [10, 12, 85, 11],
+    argsArray: [null, [scale, 0, 0, scale, 50, 50], ['img'], null],
+  });
 
   it('takes an image through the transform it is drawn with: a photo is a figure, where it is drawn; an icon is not', () => {
     expect(figureBox(image(300), OPS, page)).toEqual([50, 50, 350, 350]);
@@ -61,7 +67,10 @@ describe('figureBox', () => {
 
   it('leaves the paths of a page out of the region of its photo when they are no drawing (a rule under the header)', () => {
     const photo = image(300);
-    const withRule = { fnArray: [...photo.fnArray, 91], argsArray: [...photo.argsArray, [0, [null], [50, 800, 545, 801]]] };
+    const withRule = {
+      fnArray: [...photo.fnArray, 91],
+      argsArray: [...photo.argsArray, [0, [null], [50, 800, 545, 801]]],
+    };
     expect(figureBox(withRule, OPS, page)).toEqual([50, 50, 350, 350]);
   });
 });

@@ -64,7 +64,13 @@ export function figureBox({ fnArray, argsArray }: OperatorList, OPS: Ops, pageAr
     if (isMatrix(m)) ctm = multiply(ctm, [m[0], m[1], m[2], m[3], m[4], m[5]]);
     // An image fills the unit square of the current transform.
     if (imageOps.has(op) && Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) >= pageArea * IMAGE_SHARE)
-      for (const [x, y] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) extend(imageBox, x, y);
+      for (const [x, y] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ] as const)
+        extend(imageBox, x, y);
     if (op === OPS.constructPath) {
       const minMax = args?.[2] as ArrayLike<number> | null | undefined;
       if (!minMax || minMax.length !== 4 || !Number.isFinite(minMax[0])) continue;
@@ -78,5 +84,10 @@ export function figureBox({ fnArray, argsArray }: OperatorList, OPS: Ops, pageAr
   if (!drawing && !hasImage) return null;
   if (!drawing) return imageBox;
   if (!hasImage) return pathBox;
-  return [Math.min(pathBox[0], imageBox[0]), Math.min(pathBox[1], imageBox[1]), Math.max(pathBox[2], imageBox[2]), Math.max(pathBox[3], imageBox[3])];
+  return [
+    Math.min(pathBox[0], imageBox[0]),
+    Math.min(pathBox[1], imageBox[1]),
+    Math.max(pathBox[2], imageBox[2]),
+    Math.max(pathBox[3], imageBox[3]),
+  ];
 }

@@ -20,7 +20,13 @@ async function makeServicePagePdf(): Promise<Buffer> {
   };
   line('Replacing the intake filter', bold, 14, 50, 24);
   // A paragraph wrapped at the column's right edge: the lines fill the column.
-  line('The intake filter of the compressor clogs after about five hundred hours of running in a dusty', body, 10, 50, 12);
+  line(
+    'The intake filter of the compressor clogs after about five hundred hours of running in a dusty',
+    body,
+    10,
+    50,
+    12,
+  );
   line('plant room, and a clogged filter starves the unit of air so that it overheats and trips on', body, 10, 50, 12);
   line('alarm A12 before it reaches its set point.', body, 10, 50, 20);
   line('1. Switch the unit off and lock out the supply.');
@@ -67,43 +73,47 @@ describe('PDF text layout', () => {
   it('joins a wrapped paragraph, keeps steps and table rows as lines and fences monospaced commands with their indentation', async () => {
     const { pages } = await extractor.extractDocument({ bytes: await makeServicePagePdf(), fileName: 'filter.pdf' });
     expect(pages).toHaveLength(1);
-    expect(pages[0]!.text).toBe([
-      'Replacing the intake filter',
-      '',
-      'The intake filter of the compressor clogs after about five hundred hours of running in a dusty plant room, and a clogged filter starves the unit of air so that it overheats and trips on alarm A12 before it reaches its set point.',
-      '',
-      '1. Switch the unit off and lock out the supply.',
-      '2. Unclip the filter cover and pull the old filter out.',
-      '3. Push the new filter in until it clicks.',
-      '',
-      'Then reset the alarm log from the service console:',
-      '',
-      '```',
-      'service reset --alarm A12',
-      'service status',
-      '    --verbose',
-      '```',
-      '',
-      'Model Filter Hours',
-      'CX-10 F-220 500',
-    ].join('\n'));
+    expect(pages[0]!.text).toBe(
+      [
+        'Replacing the intake filter',
+        '',
+        'The intake filter of the compressor clogs after about five hundred hours of running in a dusty plant room, and a clogged filter starves the unit of air so that it overheats and trips on alarm A12 before it reaches its set point.',
+        '',
+        '1. Switch the unit off and lock out the supply.',
+        '2. Unclip the filter cover and pull the old filter out.',
+        '3. Push the new filter in until it clicks.',
+        '',
+        'Then reset the alarm log from the service console:',
+        '',
+        '```',
+        'service reset --alarm A12',
+        'service status',
+        '    --verbose',
+        '```',
+        '',
+        'Model Filter Hours',
+        'CX-10 F-220 500',
+      ].join('\n'),
+    );
   });
 
   it("takes out the spaces pdf.js reads into a spaced-out listing's columns, and keeps the real ones", async () => {
     const { pages } = await extractor.extractDocument({ bytes: await makeListingPagePdf(), fileName: 'listing.pdf' });
-    expect(pages[0]!.text).toBe([
-      'General form:',
-      '',
-      '```',
-      '.ac dec 10 1K 100MEG',
-      '.ic v(nodnum)=val',
-      '```',
-      '',
-      'Set uic on the .tran line, or type:',
-      '',
-      '```',
-      'set uic on .tran',
-      '```',
-    ].join('\n'));
+    expect(pages[0]!.text).toBe(
+      [
+        'General form:',
+        '',
+        '```',
+        '.ac dec 10 1K 100MEG',
+        '.ic v(nodnum)=val',
+        '```',
+        '',
+        'Set uic on the .tran line, or type:',
+        '',
+        '```',
+        'set uic on .tran',
+        '```',
+      ].join('\n'),
+    );
   });
 });

@@ -69,7 +69,11 @@ function linesOf(runs: TextRun[]): Line[] {
 
 /** The usual distance between two lines of one paragraph: the median gap between neighbouring lines. */
 function usualSpacing(lines: Line[]): number {
-  const gaps = lines.slice(1).map((line, i) => lines[i]!.y - line.y).filter((gap) => gap > 0).sort((a, b) => a - b);
+  const gaps = lines
+    .slice(1)
+    .map((line, i) => lines[i]!.y - line.y)
+    .filter((gap) => gap > 0)
+    .sort((a, b) => a - b);
   return gaps[Math.floor(gaps.length / 2)] ?? 0;
 }
 
@@ -94,21 +98,29 @@ export function layoutText(runs: TextRun[]): string {
   for (const [i, line] of lines.entries()) {
     const previous = lines[i - 1];
     const gap = previous ? previous.y - line.y : 0;
-    const sameBlock = previous !== undefined
-      && gap > 0 && gap <= Math.max(spacing * 1.3, line.size * 1.25)
-      && Math.abs(line.size - previous.size) <= line.size * 0.15
-      && line.code === previous.code;
+    const sameBlock =
+      previous !== undefined &&
+      gap > 0 &&
+      gap <= Math.max(spacing * 1.3, line.size * 1.25) &&
+      Math.abs(line.size - previous.size) <= line.size * 0.15 &&
+      line.code === previous.code;
     if (sameBlock) blocks.at(-1)!.lines.push(line);
     else blocks.push({ code: line.code, lines: [line] });
   }
 
   const wraps = (previous: Line, line: Line) =>
-    !typewriter && right - left >= 200 && previous.end >= right - (right - left) * 0.08 && !/[.!?:]$/.test(previous.text) && !listMarker.test(line.text);
+    !typewriter &&
+    right - left >= 200 &&
+    previous.end >= right - (right - left) * 0.08 &&
+    !/[.!?:]$/.test(previous.text) &&
+    !listMarker.test(line.text);
   return blocks
     .map((block) => {
       if (block.code) {
         const margin = Math.min(...block.lines.map((l) => l.x));
-        const body = block.lines.map((l) => ' '.repeat(Math.min(40, Math.round((l.x - margin) / l.charWidth))) + l.text).join('\n');
+        const body = block.lines
+          .map((l) => ' '.repeat(Math.min(40, Math.round((l.x - margin) / l.charWidth))) + l.text)
+          .join('\n');
         return `\`\`\`\n${body}\n\`\`\``;
       }
       let text = block.lines[0]!.text;

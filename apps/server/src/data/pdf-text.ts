@@ -21,7 +21,8 @@ async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
       disableFontFace: true,
     });
   } catch (error) {
-    if ((error as { name?: string }).name === 'PasswordException') throw new ApiError('DOCUMENT_ENCRYPTED', 'This PDF is password-protected');
+    if ((error as { name?: string }).name === 'PasswordException')
+      throw new ApiError('DOCUMENT_ENCRYPTED', 'This PDF is password-protected');
     throw unreadable();
   }
 }
@@ -31,18 +32,42 @@ async function readPage(pdf: PdfDocument, pageNumber: number): Promise<{ text: s
   const page = await pdf.getPage(pageNumber);
   try {
     const content = await page.getTextContent();
-    const monospace = new Set(Object.entries(content.styles).filter(([, style]) => style.fontFamily === 'monospace').map(([name]) => name));
+    const monospace = new Set(
+      Object.entries(content.styles)
+        .filter(([, style]) => style.fontFamily === 'monospace')
+        .map(([name]) => name),
+    );
     const text = layoutText(
       content.items.flatMap((item) =>
-        'str' in item ? [{ str: item.str, x: item.transform[4], y: item.transform[5], width: item.width, size: Math.hypot(item.transform[2], item.transform[3]), monospace: monospace.has(item.fontName), hasEOL: item.hasEOL }] : [],
+        'str' in item
+          ? [
+              {
+                str: item.str,
+                x: item.transform[4],
+                y: item.transform[5],
+                width: item.width,
+                size: Math.hypot(item.transform[2], item.transform[3]),
+                monospace: monospace.has(item.fontName),
+                hasEOL: item.hasEOL,
+              },
+            ]
+          : [],
       ),
     );
     const [left = 0, bottom = 0, right = 0, top = 0] = page.view;
     const { OPS } = await getResolvedPDFJS();
     // A damaged drawing costs the page its figure mark, not its text.
-    const box = await page.getOperatorList().then((operators) => figureBox(operators, OPS, (right - left) * (top - bottom)), () => null);
+    const box = await page.getOperatorList().then(
+      (operators) => figureBox(operators, OPS, (right - left) * (top - bottom)),
+      () => null,
+    );
     // Inside the page: a drawing may run past its edge.
-    const figure: Box | null = box && [Math.max(left, box[0]), Math.max(bottom, box[1]), Math.min(right, box[2]), Math.min(top, box[3])];
+    const figure: Box | null = box && [
+      Math.max(left, box[0]),
+      Math.max(bottom, box[1]),
+      Math.min(right, box[2]),
+      Math.min(top, box[3]),
+    ];
     return { text, figure: figure && figure[0] < figure[2] && figure[1] < figure[3] ? figure : null };
   } finally {
     page.cleanup();
@@ -52,8 +77,14 @@ async function readPage(pdf: PdfDocument, pageNumber: number): Promise<{ text: s
 async function hasImages(pdf: PdfDocument): Promise<boolean> {
   const { OPS } = await getResolvedPDFJS();
   const imageOps = new Set<number>([
-    OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat,
-    OPS.paintImageMaskXObjectRepeat, OPS.paintImageMaskXObjectGroup, OPS.paintInlineImageXObjectGroup, OPS.paintSolidColorImageMask,
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintImageMaskXObject,
+    OPS.paintImageXObjectRepeat,
+    OPS.paintImageMaskXObjectRepeat,
+    OPS.paintImageMaskXObjectGroup,
+    OPS.paintInlineImageXObjectGroup,
+    OPS.paintSolidColorImageMask,
   ]);
   for (let n = 1; n <= Math.min(pdf.numPages, pagesCheckedForImages); n++) {
     const page = await pdf.getPage(n);
@@ -72,7 +103,12 @@ async function hasImages(pdf: PdfDocument): Promise<boolean> {
  * DOCUMENT_ENCRYPTED, UNREADABLE_DOCUMENT, NO_TEXT_LAYER (pages but only images) or
  * EMPTY_DOCUMENT ('PDF content is empty').
  */
-export async function readPdfPages(bytes: Uint8Array, emit: (page: PageText) => void, emitScan: (page: number) => void, { scansRead = false } = {}): Promise<void> {
+export async function readPdfPages(
+  bytes: Uint8Array,
+  emit: (page: PageText) => void,
+  emitScan: (page: number) => void,
+  { scansRead = false } = {},
+): Promise<void> {
   const pdf = await openPdf(bytes);
   try {
     let emitted = 0;
@@ -81,7 +117,9 @@ export async function readPdfPages(bytes: Uint8Array, emit: (page: PageText) => 
     for (let n = 1; n <= pdf.numPages; n++) {
       // One damaged page should not cost the manual its other pages.
       let broken = false;
-      const { text, figure } = await readPage(pdf, n).catch(() => ((broken = true), failed++, { text: '', figure: null }));
+      const { text, figure } = await readPage(pdf, n).catch(
+        () => ((broken = true), failed++, { text: '', figure: null }),
+      );
       const scanned = !broken && text.replace(/[^\p{L}\p{N}]/gu, '').length < scanBelowCharacters;
       // A scanned page is one big image: its figure, if any, cannot be told from its text.
       if (text) {

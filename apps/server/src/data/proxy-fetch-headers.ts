@@ -5,10 +5,35 @@ import type { IncomingHttpHeaders } from 'node:http';
 // compression would hand back bytes nobody decompresses); and the forwarding headers would
 // let a caller speak for our server's network to the target.
 const droppedRequestHeaders = new Set([
-  'host', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade',
-  'content-length', 'expect', 'accept-encoding', 'forwarded', 'via', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip',
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'expect',
+  'accept-encoding',
+  'forwarded',
+  'via',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
 ]);
-const droppedResponseHeaders = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const droppedResponseHeaders = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /**
  * The caller's headers that may go to the target. Cookie and Authorization do go: the caller
@@ -16,7 +41,11 @@ const droppedResponseHeaders = new Set(['connection', 'keep-alive', 'proxy-conne
  * leak. safeFetch drops them when a redirect leaves the origin.
  */
 export function outboundHeaders(headers: Record<string, string> = {}): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !droppedRequestHeaders.has(name.toLowerCase())).map(([name, value]) => [name.toLowerCase(), value]));
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter(([name]) => !droppedRequestHeaders.has(name.toLowerCase()))
+      .map(([name, value]) => [name.toLowerCase(), value]),
+  );
 }
 
 /** The target's response headers as one string each (repeated ones joined), without hop-by-hop ones. */

@@ -8,7 +8,9 @@ let first: TestHttpServer;
 let second: TestHttpServer;
 
 const echo = (req: IncomingMessage, res: ServerResponse, body: Buffer) =>
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ method: req.method, headers: req.headers, body: body.toString() }));
+  res
+    .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+    .end(JSON.stringify({ method: req.method, headers: req.headers, body: body.toString() }));
 
 beforeAll(async () => {
   second = await startServer(echo);
@@ -24,7 +26,10 @@ afterAll(async () => {
   await Promise.all([first?.close(), second?.close()]);
 });
 
-const policy = { isAllowedAddress: ({ address, port }: { address: string; port: number }) => address === '127.0.0.1' && [first.port, second.port].includes(port) };
+const policy = {
+  isAllowedAddress: ({ address, port }: { address: string; port: number }) =>
+    address === '127.0.0.1' && [first.port, second.port].includes(port),
+};
 
 describe('proxyFetch redirects', () => {
   it('keeps credentials on the same origin and drops them when a redirect leaves it', async () => {
@@ -45,8 +50,19 @@ describe('proxyFetch redirects', () => {
   });
 
   it('sends a string body as it is, with a text type unless one is given', async () => {
-    const answer = await proxyFetch({ url: first.url('/echo'), method: 'POST', body: 'a=1&b=2', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, policy);
-    expect(answer.body).toMatchObject({ body: 'a=1&b=2', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const answer = await proxyFetch(
+      {
+        url: first.url('/echo'),
+        method: 'POST',
+        body: 'a=1&b=2',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+      policy,
+    );
+    expect(answer.body).toMatchObject({
+      body: 'a=1&b=2',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     const plain = await proxyFetch({ url: first.url('/echo'), method: 'PATCH', body: 'note' }, policy);
     expect(plain.body).toMatchObject({ method: 'PATCH', headers: { 'content-type': 'text/plain; charset=utf-8' } });
   });

@@ -34,9 +34,20 @@ const textualType = /^(text\/|application\/(xml|javascript|x-www-form-urlencoded
  */
 function refuseSecretPlaceholders(request: ProxyRequest) {
   const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? '');
-  const texts = [request.url, ...Object.values(request.headers ?? {}), ...Object.values(request.query ?? {}).flat().map(String), body];
+  const texts = [
+    request.url,
+    ...Object.values(request.headers ?? {}),
+    ...Object.values(request.query ?? {})
+      .flat()
+      .map(String),
+    body,
+  ];
   const found = texts.map((text) => placeholder.exec(text)?.[0]).find(Boolean);
-  if (found) throw new ApiError('SECRETS_NOT_SUPPORTED', `This server has no secret store, so ${found} cannot be filled in: send the value itself`);
+  if (found)
+    throw new ApiError(
+      'SECRETS_NOT_SUPPORTED',
+      `This server has no secret store, so ${found} cannot be filled in: send the value itself`,
+    );
 }
 
 function targetUrl({ url, query }: ProxyRequest): URL {
@@ -56,9 +67,13 @@ function targetUrl({ url, query }: ProxyRequest): URL {
 /** The body to send: a string as it is, anything else as JSON (with that content type unless one was given). */
 function outgoing(request: ProxyRequest): { method: string; headers: Record<string, string>; body?: string } {
   const method = request.method ?? 'GET';
-  const headers: Record<string, string> = { 'user-agent': 'FieldAssist data proxy', ...outboundHeaders(request.headers) };
+  const headers: Record<string, string> = {
+    'user-agent': 'FieldAssist data proxy',
+    ...outboundHeaders(request.headers),
+  };
   if (request.body === undefined || request.body === null) return { method, headers };
-  if (method === 'GET' || method === 'HEAD') throw new ApiError('VALIDATION_ERROR', `body: a ${method} request cannot have a body`);
+  if (method === 'GET' || method === 'HEAD')
+    throw new ApiError('VALIDATION_ERROR', `body: a ${method} request cannot have a body`);
   const isText = typeof request.body === 'string';
   headers['content-type'] ??= isText ? 'text/plain; charset=utf-8' : 'application/json';
   return { method, headers, body: isText ? (request.body as string) : JSON.stringify(request.body) };
@@ -102,16 +117,25 @@ export async function proxyFetch(request: ProxyRequest, fetchOptions: SafeFetchO
  * body, placeholders, the first hop's address) is refused at once; at most `maxRunning` run
  * together, beyond that SERVICE_UNAVAILABLE. Failures of the request itself are only logged.
  */
-export function createBackgroundFetcher({ maxRunning = 8, log }: { maxRunning?: number; log: (message: string) => void }) {
+export function createBackgroundFetcher({
+  maxRunning = 8,
+  log,
+}: {
+  maxRunning?: number;
+  log: (message: string) => void;
+}) {
   let running = 0;
   return async (request: ProxyRequest, fetchOptions: SafeFetchOptions = {}) => {
     refuseSecretPlaceholders(request);
     const url = targetUrl(request);
     outgoing(request);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ApiError('URL_NOT_ALLOWED', 'Only http and https URLs are allowed');
-    if (url.username || url.password) throw new ApiError('URL_NOT_ALLOWED', 'URLs with a user name or password are not allowed');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new ApiError('URL_NOT_ALLOWED', 'Only http and https URLs are allowed');
+    if (url.username || url.password)
+      throw new ApiError('URL_NOT_ALLOWED', 'URLs with a user name or password are not allowed');
     await vetUrl(url, fetchOptions);
-    if (running >= maxRunning) throw new ApiError('SERVICE_UNAVAILABLE', 'Too many background requests are running; try again shortly');
+    if (running >= maxRunning)
+      throw new ApiError('SERVICE_UNAVAILABLE', 'Too many background requests are running; try again shortly');
     running++;
     proxyFetch(request, fetchOptions)
       .then((answer) => log(`background fetch ${url.host}: HTTP ${answer.status} in ${answer.durationMs} ms`))

@@ -23,7 +23,10 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x');
     const chain = /^\/chain\/(\d+)$/.exec(url.pathname);
     if (url.pathname === '/manual') {
-      res.writeHead(200, { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="Pump manual.pdf"' });
+      res.writeHead(200, {
+        'content-type': 'application/pdf',
+        'content-disposition': 'attachment; filename="Pump manual.pdf"',
+      });
       res.end('%PDF-1.7 pretend');
     } else if (url.pathname === '/redirect') {
       res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
@@ -55,7 +58,8 @@ afterAll(async () => {
 });
 
 const testPolicy: SafeFetchOptions = {
-  isAllowedAddress: ({ address, port }) => (address === '127.0.0.1' && port === allowedPort) || isPublicAddress(address),
+  isAllowedAddress: ({ address, port }) =>
+    (address === '127.0.0.1' && port === allowedPort) || isPublicAddress(address),
 };
 const refused = { code: 'URL_NOT_ALLOWED', message: 'This address is not allowed' };
 
@@ -78,10 +82,18 @@ describe('safeFetch refuses the server’s own network', () => {
   });
 
   it('refuses other schemes and credentials in the URL', async () => {
-    await expect(safeFetch('file:///etc/passwd')).rejects.toMatchObject({ code: 'URL_NOT_ALLOWED', message: 'Only http and https URLs are allowed' });
+    await expect(safeFetch('file:///etc/passwd')).rejects.toMatchObject({
+      code: 'URL_NOT_ALLOWED',
+      message: 'Only http and https URLs are allowed',
+    });
     await expect(safeFetch('ftp://example.com/a.pdf')).rejects.toMatchObject({ code: 'URL_NOT_ALLOWED' });
-    await expect(safeFetch(`http://user:pw@127.0.0.1:${allowedPort}/manual`, testPolicy)).rejects.toMatchObject({ code: 'URL_NOT_ALLOWED' });
-    await expect(safeFetch('not a url')).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: 'Invalid URL format' });
+    await expect(safeFetch(`http://user:pw@127.0.0.1:${allowedPort}/manual`, testPolicy)).rejects.toMatchObject({
+      code: 'URL_NOT_ALLOWED',
+    });
+    await expect(safeFetch('not a url')).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'Invalid URL format',
+    });
   });
 
   it('refuses a host when any of its addresses is private', async () => {
@@ -93,7 +105,11 @@ describe('safeFetch refuses the server’s own network', () => {
 describe('safeFetch with a reachable server', () => {
   it('downloads, names the file and sends no credentials', async () => {
     const file = await safeFetch(`http://127.0.0.1:${allowedPort}/manual`, testPolicy);
-    expect(file).toMatchObject({ fileName: 'Pump manual.pdf', contentType: 'application/pdf', url: `http://127.0.0.1:${allowedPort}/manual` });
+    expect(file).toMatchObject({
+      fileName: 'Pump manual.pdf',
+      contentType: 'application/pdf',
+      url: `http://127.0.0.1:${allowedPort}/manual`,
+    });
     expect(file.bytes.toString()).toBe('%PDF-1.7 pretend');
     expect(lastHeaders.authorization).toBeUndefined();
     expect(lastHeaders.cookie).toBeUndefined();
@@ -113,8 +129,10 @@ describe('safeFetch with a reachable server', () => {
   it('follows up to 5 redirects and no more', async () => {
     const file = await safeFetch(`http://127.0.0.1:${allowedPort}/chain/4`, testPolicy);
     expect(file.url).toBe(`http://127.0.0.1:${allowedPort}/manual`);
-    await expect(safeFetch(`http://127.0.0.1:${allowedPort}/chain/5`, testPolicy))
-      .rejects.toMatchObject({ code: 'FETCH_FAILED', message: 'The URL redirected more than 5 times' });
+    await expect(safeFetch(`http://127.0.0.1:${allowedPort}/chain/5`, testPolicy)).rejects.toMatchObject({
+      code: 'FETCH_FAILED',
+      message: 'The URL redirected more than 5 times',
+    });
   });
 
   it('connects to the vetted address, never to a second DNS answer', async () => {
@@ -128,18 +146,26 @@ describe('safeFetch with a reachable server', () => {
 
   it('cuts off bodies over the size limit, declared or not', async () => {
     for (const path of ['/big', '/big-chunked']) {
-      await expect(safeFetch(`http://127.0.0.1:${allowedPort}${path}`, { ...testPolicy, maxBytes: 1024 * 1024 }))
-        .rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'The file is larger than 1 MB' });
+      await expect(
+        safeFetch(`http://127.0.0.1:${allowedPort}${path}`, { ...testPolicy, maxBytes: 1024 * 1024 }),
+      ).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'The file is larger than 1 MB' });
     }
   });
 
   it('gives up after the time limit', async () => {
-    await expect(safeFetch(`http://127.0.0.1:${allowedPort}/slow`, { ...testPolicy, timeoutMs: 300 }))
-      .rejects.toMatchObject({ code: 'FETCH_TIMEOUT', message: 'The URL did not answer within 300 ms' });
+    await expect(
+      safeFetch(`http://127.0.0.1:${allowedPort}/slow`, { ...testPolicy, timeoutMs: 300 }),
+    ).rejects.toMatchObject({ code: 'FETCH_TIMEOUT', message: 'The URL did not answer within 300 ms' });
   });
 
   it('reports an error status and an unknown host', async () => {
-    await expect(safeFetch(`http://127.0.0.1:${allowedPort}/nothing`, testPolicy)).rejects.toMatchObject({ code: 'FETCH_FAILED', message: 'The URL answered HTTP 404' });
-    await expect(safeFetch('http://nowhere.invalid/', { resolveHost: async () => [] })).rejects.toMatchObject({ code: 'FETCH_FAILED', message: 'Could not resolve nowhere.invalid' });
+    await expect(safeFetch(`http://127.0.0.1:${allowedPort}/nothing`, testPolicy)).rejects.toMatchObject({
+      code: 'FETCH_FAILED',
+      message: 'The URL answered HTTP 404',
+    });
+    await expect(safeFetch('http://nowhere.invalid/', { resolveHost: async () => [] })).rejects.toMatchObject({
+      code: 'FETCH_FAILED',
+      message: 'Could not resolve nowhere.invalid',
+    });
   });
 });

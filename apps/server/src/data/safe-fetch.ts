@@ -55,8 +55,10 @@ export function parseTarget(raw: string): URL {
   } catch {
     throw new ApiError('VALIDATION_ERROR', 'Invalid URL format');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ApiError('URL_NOT_ALLOWED', 'Only http and https URLs are allowed');
-  if (url.username || url.password) throw new ApiError('URL_NOT_ALLOWED', 'URLs with a user name or password are not allowed');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ApiError('URL_NOT_ALLOWED', 'Only http and https URLs are allowed');
+  if (url.username || url.password)
+    throw new ApiError('URL_NOT_ALLOWED', 'URLs with a user name or password are not allowed');
   return url;
 }
 
@@ -85,7 +87,8 @@ function pinnedLookup(pinned: Map<string, string[]>): LookupFunction {
     const entries = (pinned.get(hostname.toLowerCase()) ?? [])
       .map((address) => ({ address, family: isIP(address) }))
       .filter((entry) => !wanted || entry.family === wanted);
-    if (entries.length === 0) return callback(Object.assign(new Error(`${hostname} was not vetted`), { code: 'ENOTFOUND' }), '', 0);
+    if (entries.length === 0)
+      return callback(Object.assign(new Error(`${hostname} was not vetted`), { code: 'ENOTFOUND' }), '', 0);
     if (options.all) return (callback as unknown as (e: null, list: typeof entries) => void)(null, entries);
     callback(null, entries[0]!.address, entries[0]!.family);
   };
@@ -112,7 +115,13 @@ function redirected(status: number, sent: OutgoingRequest, from: URL, to: URL): 
   if (status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST') {
     method = 'GET';
     body = undefined;
-    headers = without(headers, ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']);
+    headers = without(headers, [
+      'content-type',
+      'content-length',
+      'content-encoding',
+      'content-language',
+      'content-location',
+    ]);
   }
   // Credentials the caller meant for one origin are not handed to another.
   if (from.origin !== to.origin) headers = without(headers, ['authorization', 'cookie', 'proxy-authorization']);
@@ -128,7 +137,8 @@ function discard(response: Response) {
 }
 
 async function readLimited(response: Response, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => new ApiError('PAYLOAD_TOO_LARGE', `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+  const tooLarge = () =>
+    new ApiError('PAYLOAD_TOO_LARGE', `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
   if (Number(response.headers['content-length']) > maxBytes) {
     discard(response);
     throw tooLarge();
@@ -160,7 +170,9 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
   const pinned = new Map<string, string[]>();
   const agent = new Agent({ connect: { lookup: pinnedLookup(pinned) } });
   let url = parseTarget(rawUrl);
-  const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const headers = Object.fromEntries(
+    Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   let sent: OutgoingRequest = {
     method: options.method ?? 'GET',
     headers: { 'user-agent': 'FieldAssist document fetcher', accept: '*/*', ...headers },
@@ -173,7 +185,8 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
       const location = response.headers.location;
       if (redirectStatuses.has(response.statusCode) && typeof location === 'string') {
         discard(response);
-        if (hop >= maxRedirects) throw new ApiError('FETCH_FAILED', `The URL redirected more than ${maxRedirects} times`);
+        if (hop >= maxRedirects)
+          throw new ApiError('FETCH_FAILED', `The URL redirected more than ${maxRedirects} times`);
         const next = parseTarget(new URL(location, url).href);
         sent = redirected(response.statusCode, sent, url, next);
         url = next;
@@ -198,7 +211,10 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (signal.aborted) throw new ApiError('FETCH_TIMEOUT', `The URL did not answer within ${duration(timeoutMs)}`);
-    throw new ApiError('FETCH_FAILED', `Could not fetch the URL from ${url.host} (${(error as { code?: string }).code ?? (error as Error).message})`);
+    throw new ApiError(
+      'FETCH_FAILED',
+      `Could not fetch the URL from ${url.host} (${(error as { code?: string }).code ?? (error as Error).message})`,
+    );
   } finally {
     void agent.destroy();
   }

@@ -11,13 +11,65 @@ export interface HtmlElement {
 }
 export type HtmlNode = HtmlElement | string;
 
-export const voidTags = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+export const voidTags = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 // Their content is never markup: it runs to the matching end tag.
-const rawTextTags = new Set(['script', 'style', 'textarea', 'title', 'noscript', 'template', 'xmp', 'iframe', 'noembed', 'noframes']);
+const rawTextTags = new Set([
+  'script',
+  'style',
+  'textarea',
+  'title',
+  'noscript',
+  'template',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+]);
 const droppedTags = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'noembed', 'noframes']);
 const blockTags = new Set([
-  'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption', 'figure', 'footer', 'form',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'details',
+  'div',
+  'dl',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'ul',
 ]);
 // An open element of the key's kind ends when one of these starts (HTML's implied end tags).
 const closedBy: Record<string, Set<string>> = {
@@ -31,13 +83,62 @@ const closedBy: Record<string, Set<string>> = {
   th: new Set(['td', 'th', 'tr', 'tbody', 'thead', 'tfoot']),
 };
 // Elements that bound the search for an implied end (an <li> in a nested list does not end the outer one).
-const scopeTags = new Set(['ul', 'ol', 'table', 'dl', 'select', 'div', 'section', 'article', 'main', 'body', 'html', 'blockquote']);
+const scopeTags = new Set([
+  'ul',
+  'ol',
+  'table',
+  'dl',
+  'select',
+  'div',
+  'section',
+  'article',
+  'main',
+  'body',
+  'html',
+  'blockquote',
+]);
 
 const namedEntities: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™', hellip: '…',
-  mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', bull: '•', middot: '·',
-  deg: '°', euro: '€', pound: '£', yen: '¥', cent: '¢', sect: '§', para: '¶', times: '×', divide: '÷', plusmn: '±',
-  frac12: '½', frac14: '¼', frac34: '¾', micro: 'µ', shy: '\u00ad', larr: '←', rarr: '→', uarr: '↑', darr: '↓', ohm: 'Ω',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  laquo: '«',
+  raquo: '»',
+  bull: '•',
+  middot: '·',
+  deg: '°',
+  euro: '€',
+  pound: '£',
+  yen: '¥',
+  cent: '¢',
+  sect: '§',
+  para: '¶',
+  times: '×',
+  divide: '÷',
+  plusmn: '±',
+  frac12: '½',
+  frac14: '¼',
+  frac34: '¾',
+  micro: 'µ',
+  shy: '\u00ad',
+  larr: '←',
+  rarr: '→',
+  uarr: '↑',
+  darr: '↓',
+  ohm: 'Ω',
 };
 
 /** Decodes character references: numeric ones and the common named ones (others stay as written). */
@@ -45,7 +146,9 @@ export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);?/gi, (whole, name: string) => {
     if (name[0] === '#') {
       const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '\ufffd';
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
+        ? String.fromCodePoint(code)
+        : '\ufffd';
     }
     return namedEntities[name] ?? namedEntities[name.toLowerCase()] ?? whole;
   });
@@ -94,7 +197,12 @@ export function parseHtml(html: string): HtmlElement {
       continue;
     }
     open(tag);
-    const element: HtmlElement = { tag, attrs: parseAttrs(attrSource.replace(/\/\s*$/, '')), children: [], parent: current };
+    const element: HtmlElement = {
+      tag,
+      attrs: parseAttrs(attrSource.replace(/\/\s*$/, '')),
+      children: [],
+      parent: current,
+    };
     if (rawTextTags.has(tag)) {
       const end = html.toLowerCase().indexOf(`</${tag}`, last);
       const stop = end < 0 ? html.length : end;
@@ -114,7 +222,11 @@ export function parseHtml(html: string): HtmlElement {
 }
 
 /** Every element under `node` (depth first, document order) that `test` accepts. */
-export function findAll(node: HtmlElement, test: (element: HtmlElement) => boolean, found: HtmlElement[] = []): HtmlElement[] {
+export function findAll(
+  node: HtmlElement,
+  test: (element: HtmlElement) => boolean,
+  found: HtmlElement[] = [],
+): HtmlElement[] {
   for (const child of node.children) {
     if (typeof child === 'string') continue;
     if (test(child)) found.push(child);

@@ -2,9 +2,41 @@ import { type HtmlElement, type HtmlNode, textOf } from './scrape-html.js';
 
 // Page furniture and controls: not part of the text a reader came for.
 const skippedTags = new Set([
-  'head', 'nav', 'footer', 'aside', 'form', 'button', 'select', 'input', 'textarea', 'svg', 'canvas', 'dialog', 'menu', 'title', 'object', 'video', 'audio',
+  'head',
+  'nav',
+  'footer',
+  'aside',
+  'form',
+  'button',
+  'select',
+  'input',
+  'textarea',
+  'svg',
+  'canvas',
+  'dialog',
+  'menu',
+  'title',
+  'object',
+  'video',
+  'audio',
 ]);
-const blockTags = new Set(['p', 'div', 'section', 'article', 'main', 'header', 'figure', 'figcaption', 'address', 'details', 'summary', 'dl', 'dt', 'dd', 'center']);
+const blockTags = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'figure',
+  'figcaption',
+  'address',
+  'details',
+  'summary',
+  'dl',
+  'dt',
+  'dd',
+  'center',
+]);
 // Private markers, replaced at the end: indentation that must survive the whitespace tidy-up,
 // and preformatted blocks that must not be tidied at all.
 const INDENT = '\u0001';
@@ -39,7 +71,9 @@ function renderList(list: HtmlElement, ctx: RenderContext): string {
   const lines = items.map((item, index) => {
     const marker = list.tag === 'ol' ? `${start + index}. ` : '- ';
     // A list inside an item stays tight against the item's text.
-    const body = tidy(renderChildren(item, ctx)).replace(/\n\n(?=- |\d+\. )/g, '\n').replace(/\n/g, `\n${INDENT.repeat(marker.length)}`);
+    const body = tidy(renderChildren(item, ctx))
+      .replace(/\n\n(?=- |\d+\. )/g, '\n')
+      .replace(/\n/g, `\n${INDENT.repeat(marker.length)}`);
     return marker + body;
   });
   return block(lines.join('\n'));
@@ -50,7 +84,12 @@ function renderTable(table: HtmlElement, ctx: RenderContext): string {
   (function collect(node: HtmlElement) {
     for (const child of node.children) {
       if (typeof child === 'string') continue;
-      if (child.tag === 'tr') rows.push(child.children.filter((c): c is HtmlElement => typeof c !== 'string' && (c.tag === 'td' || c.tag === 'th')).map((cell) => tidy(renderChildren(cell, ctx)).replace(/\n+/g, ' ').replace(/\|/g, '\\|')));
+      if (child.tag === 'tr')
+        rows.push(
+          child.children
+            .filter((c): c is HtmlElement => typeof c !== 'string' && (c.tag === 'td' || c.tag === 'th'))
+            .map((cell) => tidy(renderChildren(cell, ctx)).replace(/\n+/g, ' ').replace(/\|/g, '\\|')),
+        );
       else if (child.tag !== 'table') collect(child);
     }
   })(table);
@@ -71,18 +110,32 @@ function renderNode(node: HtmlNode, ctx: RenderContext): string {
   if (heading) return block(`${'#'.repeat(Number(heading[1]))} ${textOf(node)}`);
   if (blockTags.has(node.tag)) return block(renderChildren(node, ctx));
   switch (node.tag) {
-    case 'br': return '\n';
-    case 'hr': return block('---');
-    case 'strong': case 'b': return wrap(renderChildren(node, ctx), '**');
-    case 'em': case 'i': return wrap(renderChildren(node, ctx), '_');
-    case 'code': case 'kbd': return wrap(textOf(node), '`');
-    case 'ul': case 'ol': return renderList(node, ctx);
-    case 'table': return renderTable(node, ctx);
-    case 'blockquote': return block(tidy(renderChildren(node, ctx)).replace(/^/gm, '> '));
+    case 'br':
+      return '\n';
+    case 'hr':
+      return block('---');
+    case 'strong':
+    case 'b':
+      return wrap(renderChildren(node, ctx), '**');
+    case 'em':
+    case 'i':
+      return wrap(renderChildren(node, ctx), '_');
+    case 'code':
+    case 'kbd':
+      return wrap(textOf(node), '`');
+    case 'ul':
+    case 'ol':
+      return renderList(node, ctx);
+    case 'table':
+      return renderTable(node, ctx);
+    case 'blockquote':
+      return block(tidy(renderChildren(node, ctx)).replace(/^/gm, '> '));
     case 'pre': {
-      ctx.pre.push((function raw(n: HtmlNode): string {
-        return typeof n === 'string' ? n : n.tag === 'br' ? '\n' : n.children.map(raw).join('');
-      })(node).replace(/^\n|\s+$/g, ''));
+      ctx.pre.push(
+        (function raw(n: HtmlNode): string {
+          return typeof n === 'string' ? n : n.tag === 'br' ? '\n' : n.children.map(raw).join('');
+        })(node).replace(/^\n|\s+$/g, ''),
+      );
       return block(`${PRE}${ctx.pre.length - 1}${PRE}`);
     }
     case 'a': {
@@ -94,7 +147,8 @@ function renderNode(node: HtmlNode, ctx: RenderContext): string {
       const src = absoluteUrl(node.attrs.src, ctx.base);
       return src ? `![${(node.attrs.alt ?? '').replace(/[[\]]/g, '')}](${src})` : '';
     }
-    default: return renderChildren(node, ctx);
+    default:
+      return renderChildren(node, ctx);
   }
 }
 
@@ -114,5 +168,8 @@ export function htmlToMarkdown(node: HtmlElement, base: URL): string {
   return tidy(renderChildren(node, ctx))
     .replaceAll(INDENT, ' ')
     .replace(/ +$/gm, '')
-    .replace(new RegExp(`${PRE}(\\d+)${PRE}`, 'g'), (_whole, index: string) => `\`\`\`\n${ctx.pre[Number(index)]}\n\`\`\``);
+    .replace(
+      new RegExp(`${PRE}(\\d+)${PRE}`, 'g'),
+      (_whole, index: string) => `\`\`\`\n${ctx.pre[Number(index)]}\n\`\`\``,
+    );
 }

@@ -29,7 +29,9 @@ const MAX_LINKS = 1000;
 /** The content of the first `<meta>` whose name or property is one of `keys`, in the order given. */
 function metaContent(metas: HtmlElement[], ...keys: string[]): string | undefined {
   for (const key of keys) {
-    const found = metas.find((meta) => (meta.attrs.property ?? meta.attrs.name ?? meta.attrs.itemprop)?.toLowerCase() === key);
+    const found = metas.find(
+      (meta) => (meta.attrs.property ?? meta.attrs.name ?? meta.attrs.itemprop)?.toLowerCase() === key,
+    );
     const content = found?.attrs.content?.trim();
     if (content) return content;
   }
@@ -61,7 +63,10 @@ export function readMetadata(document: HtmlElement, pageUrl: URL): PageMetadata 
     type: metaContent(metas, 'og:type'),
     siteName: metaContent(metas, 'og:site_name', 'application-name'),
     locale: metaContent(metas, 'og:locale') ?? html?.attrs.lang?.trim() ?? undefined,
-    keywords: (metaContent(metas, 'keywords') ?? '').split(',').map((keyword) => keyword.trim()).filter(Boolean),
+    keywords: (metaContent(metas, 'keywords') ?? '')
+      .split(',')
+      .map((keyword) => keyword.trim())
+      .filter(Boolean),
   };
 }
 
@@ -85,11 +90,14 @@ export function mainContent(document: HtmlElement): HtmlElement {
   const main = findFirst(document, (element) => element.tag === 'main' || element.attrs.role === 'main');
   if (main) return main;
   const articles = findAll(document, (element) => element.tag === 'article');
-  if (articles.length > 0) return articles.reduce((best, article) => (textOf(article).length > textOf(best).length ? article : best));
+  if (articles.length > 0)
+    return articles.reduce((best, article) => (textOf(article).length > textOf(best).length ? article : best));
   return findFirst(document, (element) => element.tag === 'body') ?? document;
 }
 
 /** The text of every heading, h1 to h6, in page order. */
 export function readHeadings(content: HtmlElement): string[] {
-  return findAll(content, (element) => /^h[1-6]$/.test(element.tag)).map(textOf).filter(Boolean);
+  return findAll(content, (element) => /^h[1-6]$/.test(element.tag))
+    .map(textOf)
+    .filter(Boolean);
 }

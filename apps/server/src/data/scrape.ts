@@ -2,7 +2,14 @@ import iconv from 'iconv-lite';
 import { ApiError } from '../errors.js';
 import { type HtmlElement, type HtmlNode, parseHtml, textOf, voidTags } from './scrape-html.js';
 import { htmlToMarkdown } from './scrape-markdown.js';
-import { mainContent, type PageLink, type PageMetadata, readHeadings, readLinks, readMetadata } from './scrape-metadata.js';
+import {
+  mainContent,
+  type PageLink,
+  type PageMetadata,
+  readHeadings,
+  readLinks,
+  readMetadata,
+} from './scrape-metadata.js';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch.js';
 import { decodeText } from './text-decode.js';
 
@@ -31,7 +38,9 @@ function isHtml(contentType: string | undefined, bytes: Buffer): boolean {
 
 /** The page's text: the charset the server declared, else a <meta charset>, else UTF-8 or a good guess. */
 function decodeHtml(bytes: Buffer, contentType: string | undefined): string {
-  const declared = /charset=["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1] ?? /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(bytes.subarray(0, 4096).toString('latin1'))?.[1];
+  const declared =
+    /charset=["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1] ??
+    /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(bytes.subarray(0, 4096).toString('latin1'))?.[1];
   if (declared && !/^utf-?8$/i.test(declared) && iconv.encodingExists(declared)) return iconv.decode(bytes, declared);
   return decodeText(bytes);
 }
@@ -59,7 +68,12 @@ function present(document: HtmlElement, rawHtml: string, pageUrl: URL, formats: 
   if (formats.has('links')) result.links = readLinks(document, pageUrl);
   if (formats.has('metadata')) result.metadata = metadata;
   if (formats.has('extract')) {
-    result.extract = { title: metadata.title || h1 || '', description: metadata.description, headings: readHeadings(content), text: textOf(content) };
+    result.extract = {
+      title: metadata.title || h1 || '',
+      description: metadata.description,
+      headings: readHeadings(content),
+      text: textOf(content),
+    };
   }
   return result;
 }
@@ -69,16 +83,25 @@ function present(document: HtmlElement, rawHtml: string, pageUrl: URL, formats: 
  * reads its main text as markdown, its links, metadata and headings. Any signed-in caller.
  * Throws NOT_AN_HTML_PAGE (422) for other content, and safeFetch's errors.
  */
-export async function scrapeUrl(options: { url: string; formats?: ScrapeFormat[]; fetchOptions?: SafeFetchOptions }): Promise<ScrapeResult> {
+export async function scrapeUrl(options: {
+  url: string;
+  formats?: ScrapeFormat[];
+  fetchOptions?: SafeFetchOptions;
+}): Promise<ScrapeResult> {
   const page = await safeFetch(options.url, {
     ...options.fetchOptions,
     headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', 'user-agent': 'FieldAssist page reader' },
   });
   if (!isHtml(page.contentType, page.bytes)) {
     const type = page.contentType?.split(';')[0]?.trim() || 'content of unknown type';
-    throw new ApiError('NOT_AN_HTML_PAGE', `The URL returned ${type}, not an HTML page (extract-from-url reads documents such as PDF)`);
+    throw new ApiError(
+      'NOT_AN_HTML_PAGE',
+      `The URL returned ${type}, not an HTML page (extract-from-url reads documents such as PDF)`,
+    );
   }
   const rawHtml = decodeHtml(page.bytes, page.contentType);
-  const formats = new Set<ScrapeFormat>(options.formats?.length ? options.formats : scrapeFormats.filter((format) => format !== 'rawHtml'));
+  const formats = new Set<ScrapeFormat>(
+    options.formats?.length ? options.formats : scrapeFormats.filter((format) => format !== 'rawHtml'),
+  );
   return present(parseHtml(rawHtml), rawHtml, new URL(page.url), formats);
 }

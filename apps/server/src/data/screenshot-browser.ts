@@ -25,8 +25,16 @@ const MAX_FULL_PAGE_HEIGHT = 16_384;
 // would still send on its own (WebSocket, WebRTC, preconnects) goes to a proxy that cannot be
 // reached, with no exception for loopback, so it fails instead of reaching a private network.
 const launchArgs = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--proxy-server=http://255.255.255.255:9', '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--proxy-server=http://255.255.255.255:9',
+  '--proxy-bypass-list=<-loopback>',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 export const chromiumMissing = () => new ApiError('SCREENSHOTS_UNAVAILABLE', 'Screenshots need Chromium on the server');
@@ -46,11 +54,22 @@ export async function capturePage(options: CaptureOptions): Promise<Buffer> {
   const remaining = () => Math.max(1, deadline - Date.now());
   let browser: Browser;
   try {
-    browser = await chromium.launch({ executablePath: options.chromiumPath, args: launchArgs, chromiumSandbox: false, timeout: options.timeoutMs, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+    browser = await chromium.launch({
+      executablePath: options.chromiumPath,
+      args: launchArgs,
+      chromiumSandbox: false,
+      timeout: options.timeoutMs,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
   } catch (error) {
     // A busy machine may not start Chromium within the time limit: that is the limit, not a missing browser.
     if ((error as Error).name === 'TimeoutError') throw timedOutError(options.timeoutMs);
-    throw new ApiError('SCREENSHOTS_UNAVAILABLE', `Chromium could not start (${(error as Error).message.split('\n')[0]})`);
+    throw new ApiError(
+      'SCREENSHOTS_UNAVAILABLE',
+      `Chromium could not start (${(error as Error).message.split('\n')[0]})`,
+    );
   }
   options.onBrowser?.(browser);
   let timedOut = false;
@@ -75,7 +94,9 @@ export async function capturePage(options: CaptureOptions): Promise<Buffer> {
   const relay = async (route: Route, request: Request) => {
     try {
       if (++requests > MAX_PAGE_REQUESTS) throw new ApiError('FETCH_FAILED', 'The page made too many requests');
-      const headers = Object.fromEntries(Object.entries(await request.allHeaders()).filter(([name]) => !name.startsWith(':')));
+      const headers = Object.fromEntries(
+        Object.entries(await request.allHeaders()).filter(([name]) => !name.startsWith(':')),
+      );
       const answer = await safeFetch(request.url(), {
         ...options.fetchOptions,
         method: request.method(),
@@ -95,7 +116,11 @@ export async function capturePage(options: CaptureOptions): Promise<Buffer> {
   };
 
   try {
-    const context = await browser.newContext({ viewport: { width: options.width, height: options.height }, serviceWorkers: 'block', acceptDownloads: false });
+    const context = await browser.newContext({
+      viewport: { width: options.width, height: options.height },
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+    });
     await context.route('**/*', relay);
     await context.routeWebSocket(/.*/, (socket) => socket.close({ code: 1008, reason: 'Not allowed' }));
     page = await context.newPage();
@@ -110,8 +135,15 @@ export async function capturePage(options: CaptureOptions): Promise<Buffer> {
     await page.waitForLoadState('networkidle', { timeout: Math.min(2000, remaining()) }).catch(() => undefined);
     // A string runs in the page: the server is compiled without the DOM's types.
     const height = options.fullPage ? await page.evaluate<number>('document.documentElement.scrollHeight') : 0;
-    const clip = height > MAX_FULL_PAGE_HEIGHT ? { x: 0, y: 0, width: options.width, height: MAX_FULL_PAGE_HEIGHT } : undefined;
-    return await page.screenshot({ type: 'png', fullPage: options.fullPage, clip, timeout: remaining(), animations: 'disabled' });
+    const clip =
+      height > MAX_FULL_PAGE_HEIGHT ? { x: 0, y: 0, width: options.width, height: MAX_FULL_PAGE_HEIGHT } : undefined;
+    return await page.screenshot({
+      type: 'png',
+      fullPage: options.fullPage,
+      clip,
+      timeout: remaining(),
+      animations: 'disabled',
+    });
   } catch (error) {
     if (timeUp() || (error as Error).name === 'TimeoutError') throw timedOutError(options.timeoutMs);
     throw error;
@@ -122,4 +154,5 @@ export async function capturePage(options: CaptureOptions): Promise<Buffer> {
   }
 }
 
-const timedOutError = (timeoutMs: number) => new ApiError('FETCH_TIMEOUT', `The page could not be captured within ${Math.round(timeoutMs / 1000)} s`);
+const timedOutError = (timeoutMs: number) =>
+  new ApiError('FETCH_TIMEOUT', `The page could not be captured within ${Math.round(timeoutMs / 1000)} s`);

@@ -29,26 +29,42 @@ const trickyPage = () => `<!doctype html><html><head><link rel="preconnect" href
 </script></body></html>`;
 
 beforeAll(async () => {
-  const warm = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const warm = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   await warm.close();
   forbidden = await startForbiddenServer();
   site = await startServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     seen.push(url.pathname + url.search);
     if (url.pathname === '/page') res.writeHead(200, { 'content-type': 'text/html' }).end(trickyPage());
-    else if (url.pathname === '/tall' && (tallAskedAt = Date.now())) res.writeHead(200, { 'content-type': 'text/html' }).end('<body style="margin:0"><div style="height:3000px;background:#36c"></div></body>');
+    else if (url.pathname === '/tall' && (tallAskedAt = Date.now()))
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<body style="margin:0"><div style="height:3000px;background:#36c"></div></body>');
     else if (url.pathname === '/slow') {
       slowAskedAt = Date.now();
       setTimeout(() => {
         slowAnsweredAt = Date.now();
         res.writeHead(200, { 'content-type': 'text/html' }).end('<p>late</p>');
       }, 1500);
-    }
-    else if (url.pathname === '/ok.png') res.writeHead(200, { 'content-type': 'image/png' }).end(tinyPng);
+    } else if (url.pathname === '/ok.png') res.writeHead(200, { 'content-type': 'image/png' }).end(tinyPng);
     else if (url.pathname === '/redirect') res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
     else res.writeHead(204).end();
   });
-  web = await startWebDataApp({ allowedPort: site.port, env: { SCREENSHOT_TIMEOUT_MS: String(SHOT_TEST_MS - 10_000) } });
+  web = await startWebDataApp({
+    allowedPort: site.port,
+    env: { SCREENSHOT_TIMEOUT_MS: String(SHOT_TEST_MS - 10_000) },
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -68,30 +84,61 @@ async function pngSize(publicUrl: string) {
 }
 
 describe('POST /api/data/:projectId/screenshot', () => {
-  it('stores a PNG of the page; the page reaches its own site but nothing else on the network', async () => {
-    const res = await screenshot({ url: site.url('/page'), width: 800, height: 600 });
-    expect(res.statusCode).toBe(200);
-    expect(await pngSize(res.json().url)).toEqual({ width: 800, height: 600 });
-    await expect.poll(() => seen).toEqual(expect.arrayContaining(['/ok.png', '/report?ok=loaded', '/report?bad=blocked', '/report?hop=blocked', '/report?fetch=blocked']));
-    // No request, and not even a connection (preconnect, WebSocket), reached the forbidden port.
-    expect(forbidden.stats.connections).toBe(0);
-  }, SHOT_TEST_MS);
+  it(
+    'stores a PNG of the page; the page reaches its own site but nothing else on the network',
+    async () => {
+      const res = await screenshot({ url: site.url('/page'), width: 800, height: 600 });
+      expect(res.statusCode).toBe(200);
+      expect(await pngSize(res.json().url)).toEqual({ width: 800, height: 600 });
+      await expect
+        .poll(() => seen)
+        .toEqual(
+          expect.arrayContaining([
+            '/ok.png',
+            '/report?ok=loaded',
+            '/report?bad=blocked',
+            '/report?hop=blocked',
+            '/report?fetch=blocked',
+          ]),
+        );
+      // No request, and not even a connection (preconnect, WebSocket), reached the forbidden port.
+      expect(forbidden.stats.connections).toBe(0);
+    },
+    SHOT_TEST_MS,
+  );
 
-  it('captures the full page when asked', async () => {
-    const res = await screenshot({ url: site.url('/tall'), width: 640, height: 480, fullPage: true });
-    expect(await pngSize(res.json().url)).toEqual({ width: 640, height: 3000 });
-  }, SHOT_TEST_MS);
+  it(
+    'captures the full page when asked',
+    async () => {
+      const res = await screenshot({ url: site.url('/tall'), width: 640, height: 480, fullPage: true });
+      expect(await pngSize(res.json().url)).toEqual({ width: 640, height: 3000 });
+    },
+    SHOT_TEST_MS,
+  );
 
-  it('refuses private addresses, directly and through a redirect of the page itself', async () => {
-    for (const target of [forbidden.url('/'), `http://[::1]:${forbidden.port}/`, 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data']) {
-      for (const url of [target, site.url(`/redirect?to=${encodeURIComponent(target)}`)]) {
-        const res = await screenshot({ url });
-        expect(res.statusCode, url).toBe(400);
-        expect(res.json()).toEqual({ error: 'This address is not allowed', message: 'This address is not allowed', code: 'URL_NOT_ALLOWED' });
+  it(
+    'refuses private addresses, directly and through a redirect of the page itself',
+    async () => {
+      for (const target of [
+        forbidden.url('/'),
+        `http://[::1]:${forbidden.port}/`,
+        'http://10.0.0.1/',
+        'http://169.254.169.254/latest/meta-data',
+      ]) {
+        for (const url of [target, site.url(`/redirect?to=${encodeURIComponent(target)}`)]) {
+          const res = await screenshot({ url });
+          expect(res.statusCode, url).toBe(400);
+          expect(res.json()).toEqual({
+            error: 'This address is not allowed',
+            message: 'This address is not allowed',
+            code: 'URL_NOT_ALLOWED',
+          });
+        }
       }
-    }
-    expect(forbidden.stats.connections).toBe(0);
-  }, SHOT_TEST_MS);
+      expect(forbidden.stats.connections).toBe(0);
+    },
+    SHOT_TEST_MS,
+  );
 
   it('bounds the size and needs a signed-in caller', async () => {
     const small = await screenshot({ url: site.url('/page'), width: 100 });
@@ -104,34 +151,72 @@ describe('POST /api/data/:projectId/screenshot', () => {
 });
 
 describe('the screenshot queue', () => {
-  const policy = { isAllowedAddress: ({ address, port }: { address: string; port: number }) => address === '127.0.0.1' && port === site.port };
+  const policy = {
+    isAllowedAddress: ({ address, port }: { address: string; port: number }) =>
+      address === '127.0.0.1' && port === site.port,
+  };
   const saveFile = async () => 'http://files.test/shot.png';
 
   it('answers 503 when Chromium is missing', async () => {
-    const shots = createScreenshotter({ chromiumPath: '/nonexistent/chromium', timeoutMs: 5000, concurrency: 1, saveFile });
-    await expect(shots.takeScreenshot({ url: 'https://example.com/' })).rejects.toMatchObject({ status: 503, code: 'SCREENSHOTS_UNAVAILABLE', message: 'Screenshots need Chromium on the server' });
+    const shots = createScreenshotter({
+      chromiumPath: '/nonexistent/chromium',
+      timeoutMs: 5000,
+      concurrency: 1,
+      saveFile,
+    });
+    await expect(shots.takeScreenshot({ url: 'https://example.com/' })).rejects.toMatchObject({
+      status: 503,
+      code: 'SCREENSHOTS_UNAVAILABLE',
+      message: 'Screenshots need Chromium on the server',
+    });
   });
 
   it('gives up after the time limit when Chromium does not start within it, as a time-out, not a missing browser', async () => {
-    const instant = createScreenshotter({ chromiumPath: '/usr/bin/chromium', timeoutMs: 1, concurrency: 1, fetchOptions: policy, saveFile });
+    const instant = createScreenshotter({
+      chromiumPath: '/usr/bin/chromium',
+      timeoutMs: 1,
+      concurrency: 1,
+      fetchOptions: policy,
+      saveFile,
+    });
     await expect(instant.takeScreenshot({ url: site.url('/page') })).rejects.toMatchObject({ code: 'FETCH_TIMEOUT' });
   });
 
-  it('runs one browser at a time, refuses beyond the queue, and gives up after the time limit', async () => {
-    const shots = createScreenshotter({ chromiumPath: '/usr/bin/chromium', timeoutMs: 20_000, concurrency: 1, maxWaiting: 1, fetchOptions: policy, saveFile });
-    const first = shots.takeScreenshot({ url: site.url('/slow') });
-    // Each call checks its target before it queues, so two calls made together may queue in
-    // either order: with the one browser busy and one place to wait, exactly one of them is refused.
-    await expect.poll(() => slowAskedAt, { timeout: 15_000 }).toBeGreaterThan(0);
-    const [second, third] = await Promise.allSettled([shots.takeScreenshot({ url: site.url('/tall') }), shots.takeScreenshot({ url: site.url('/tall') })]);
-    const refused = [second, third].filter((result) => result.status === 'rejected');
-    expect(refused).toHaveLength(1);
-    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-    await expect(first).resolves.toMatchObject({ url: 'http://files.test/shot.png' });
-    // The second browser opened its page only after the first had its answer.
-    expect(tallAskedAt).toBeGreaterThanOrEqual(slowAnsweredAt);
+  it(
+    'runs one browser at a time, refuses beyond the queue, and gives up after the time limit',
+    async () => {
+      const shots = createScreenshotter({
+        chromiumPath: '/usr/bin/chromium',
+        timeoutMs: 20_000,
+        concurrency: 1,
+        maxWaiting: 1,
+        fetchOptions: policy,
+        saveFile,
+      });
+      const first = shots.takeScreenshot({ url: site.url('/slow') });
+      // Each call checks its target before it queues, so two calls made together may queue in
+      // either order: with the one browser busy and one place to wait, exactly one of them is refused.
+      await expect.poll(() => slowAskedAt, { timeout: 15_000 }).toBeGreaterThan(0);
+      const [second, third] = await Promise.allSettled([
+        shots.takeScreenshot({ url: site.url('/tall') }),
+        shots.takeScreenshot({ url: site.url('/tall') }),
+      ]);
+      const refused = [second, third].filter((result) => result.status === 'rejected');
+      expect(refused).toHaveLength(1);
+      expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      await expect(first).resolves.toMatchObject({ url: 'http://files.test/shot.png' });
+      // The second browser opened its page only after the first had its answer.
+      expect(tallAskedAt).toBeGreaterThanOrEqual(slowAnsweredAt);
 
-    const hasty = createScreenshotter({ chromiumPath: '/usr/bin/chromium', timeoutMs: 1000, concurrency: 1, fetchOptions: policy, saveFile });
-    await expect(hasty.takeScreenshot({ url: site.url('/slow') })).rejects.toMatchObject({ code: 'FETCH_TIMEOUT' });
-  }, SHOT_TEST_MS);
+      const hasty = createScreenshotter({
+        chromiumPath: '/usr/bin/chromium',
+        timeoutMs: 1000,
+        concurrency: 1,
+        fetchOptions: policy,
+        saveFile,
+      });
+      await expect(hasty.takeScreenshot({ url: site.url('/slow') })).rejects.toMatchObject({ code: 'FETCH_TIMEOUT' });
+    },
+    SHOT_TEST_MS,
+  );
 });

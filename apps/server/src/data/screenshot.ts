@@ -43,7 +43,8 @@ export function createScreenshotter(deps: ScreenshotDeps) {
       running++;
       return;
     }
-    if (waiting.length >= maxWaiting) throw new ApiError('SERVICE_UNAVAILABLE', 'Too many screenshots are being taken; try again shortly');
+    if (waiting.length >= maxWaiting)
+      throw new ApiError('SERVICE_UNAVAILABLE', 'Too many screenshots are being taken; try again shortly');
     // release() hands its slot straight to the next in line, so `running` stays counted.
     await new Promise<void>((resolve) => waiting.push(resolve));
   }
@@ -84,7 +85,9 @@ export function createScreenshotter(deps: ScreenshotDeps) {
     } finally {
       release();
     }
-    return { url: await deps.saveFile({ path: `screenshots/${randomUUID()}.png`, bytes: png, contentType: 'image/png' }) };
+    return {
+      url: await deps.saveFile({ path: `screenshots/${randomUUID()}.png`, bytes: png, contentType: 'image/png' }),
+    };
   }
 
   async function close() {

@@ -10,7 +10,12 @@ export interface SearchRequest {
   num?: number;
 }
 
-interface Result { position: number; title: string; link: string; snippet: string }
+interface Result {
+  position: number;
+  title: string;
+  link: string;
+  snippet: string;
+}
 
 /** PLATFORM_API.md section 6 `search` (the SDK's SearchResponse); only what SearXNG can fill. */
 export interface SearchResponse {
@@ -28,22 +33,35 @@ export interface SearchDeps {
 }
 
 /** The part of SearXNG's `format=json` answer we read (searx/webapp.py, search results). */
-const ZSearxngAnswer = z.object({
-  number_of_results: z.number().optional(),
-  results: z.array(z.object({
-    url: z.string(),
-    title: z.string().optional(),
-    content: z.string().optional(),
-    publishedDate: z.string().nullish(),
-    engine: z.string().optional(),
-    img_src: z.string().optional(),
-    thumbnail_src: z.string().optional(),
-  }).loose()).default([]),
-  suggestions: z.array(z.string()).default([]),
-}).loose();
+const ZSearxngAnswer = z
+  .object({
+    number_of_results: z.number().optional(),
+    results: z
+      .array(
+        z
+          .object({
+            url: z.string(),
+            title: z.string().optional(),
+            content: z.string().optional(),
+            publishedDate: z.string().nullish(),
+            engine: z.string().optional(),
+            img_src: z.string().optional(),
+            thumbnail_src: z.string().optional(),
+          })
+          .loose(),
+      )
+      .default([]),
+    suggestions: z.array(z.string()).default([]),
+  })
+  .loose();
 
 // SearXNG has categories where the platform has Google's tbm; it has no shopping category.
-const categoryOf: Record<NonNullable<SearchRequest['tbm']>, string> = { nws: 'news', isch: 'images', vid: 'videos', shop: 'general' };
+const categoryOf: Record<NonNullable<SearchRequest['tbm']>, string> = {
+  nws: 'news',
+  isch: 'images',
+  vid: 'videos',
+  shop: 'general',
+};
 
 function searchAddress(searchUrl: string, { q, hl = 'en', tbm }: SearchRequest): string {
   const url = new URL(`${searchUrl}/search`);
@@ -70,7 +88,11 @@ export async function searchWeb(deps: SearchDeps, request: SearchRequest): Promi
     headers: { accept: 'application/json' },
     passStatus: true,
   });
-  if (answer.status === 403) throw new ApiError('FETCH_FAILED', 'The search backend refused the JSON format (enable "json" under search.formats in SearXNG settings)');
+  if (answer.status === 403)
+    throw new ApiError(
+      'FETCH_FAILED',
+      'The search backend refused the JSON format (enable "json" under search.formats in SearXNG settings)',
+    );
   if (answer.status >= 300) throw new ApiError('FETCH_FAILED', `The search backend answered HTTP ${answer.status}`);
   let parsed: z.infer<typeof ZSearxngAnswer>;
   try {
@@ -80,16 +102,32 @@ export async function searchWeb(deps: SearchDeps, request: SearchRequest): Promi
   }
   const results = parsed.results.slice(0, request.num ?? 10);
   const response: SearchResponse = {
-    organic_results: results.map((result, index) => ({ position: index + 1, title: result.title ?? result.url, link: result.url, snippet: result.content ?? '' })),
+    organic_results: results.map((result, index) => ({
+      position: index + 1,
+      title: result.title ?? result.url,
+      link: result.url,
+      snippet: result.content ?? '',
+    })),
     // SearXNG often reports 0 when its engines give no estimate: then count what came back.
     total_results: String(parsed.number_of_results || parsed.results.length),
     related_searches: parsed.suggestions,
   };
   if (request.tbm === 'nws') {
-    response.news_results = results.map((result) => ({ title: result.title ?? result.url, link: result.url, snippet: result.content ?? '', date: result.publishedDate ?? '', source: result.engine ?? '' }));
+    response.news_results = results.map((result) => ({
+      title: result.title ?? result.url,
+      link: result.url,
+      snippet: result.content ?? '',
+      date: result.publishedDate ?? '',
+      source: result.engine ?? '',
+    }));
   }
   if (request.tbm === 'isch') {
-    response.image_results = results.map((result) => ({ title: result.title ?? result.url, link: result.url, original: result.img_src ?? result.url, thumbnail: result.thumbnail_src ?? result.img_src ?? '' }));
+    response.image_results = results.map((result) => ({
+      title: result.title ?? result.url,
+      link: result.url,
+      original: result.img_src ?? result.url,
+      thumbnail: result.thumbnail_src ?? result.img_src ?? '',
+    }));
   }
   return response;
 }

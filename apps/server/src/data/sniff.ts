@@ -37,7 +37,12 @@ function looksLikeText(bytes: Buffer): boolean {
 
 function isHtml(file: DocumentFile): boolean {
   if (/^\s*(text\/html|application\/xhtml\+xml)/i.test(file.contentType ?? '')) return true;
-  const start = file.bytes.subarray(0, 512).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  const start = file.bytes
+    .subarray(0, 512)
+    .toString('latin1')
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart()
+    .toLowerCase();
   return start.startsWith('<!doctype html') || start.startsWith('<html');
 }
 

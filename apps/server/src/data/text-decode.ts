@@ -46,13 +46,22 @@ export function decodeText(bytes: Buffer): string {
  * one blank line.
  */
 export function cleanText(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    // eslint-disable-next-line no-control-regex -- removing control characters is the point
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
-    .replace(/(?<=\S)[^\S\n]+/g, ' ')
-    .replace(/[^\S\n]+$/gm, '')
-    .replace(/^[^\S\n]+/gm, (indent) => ' '.repeat(Math.min(40, [...indent].reduce((n, c) => n + (c === '\t' ? 4 : 1), 0))))
-    .replace(/\n{3,}/g, '\n\n')
-    .replace(/^\n+|\s+$/g, '');
+  return (
+    text
+      .replace(/\r\n?/g, '\n')
+      // eslint-disable-next-line no-control-regex -- removing control characters is the point
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
+      .replace(/(?<=\S)[^\S\n]+/g, ' ')
+      .replace(/[^\S\n]+$/gm, '')
+      .replace(/^[^\S\n]+/gm, (indent) =>
+        ' '.repeat(
+          Math.min(
+            40,
+            [...indent].reduce((n, c) => n + (c === '\t' ? 4 : 1), 0),
+          ),
+        ),
+      )
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/^\n+|\s+$/g, '')
+  );
 }

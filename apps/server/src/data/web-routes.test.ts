@@ -35,23 +35,47 @@ beforeAll(async () => {
     else if (url.pathname === '/keep-method') res.writeHead(307, { location: '/echo' }).end();
     else if (url.pathname === '/echo') {
       res.writeHead(200, { 'content-type': 'application/json', 'x-served-by': 'site' });
-      res.end(JSON.stringify({ method: req.method, headers: req.headers, body: body.toString(), query: Object.fromEntries(url.searchParams) }));
+      res.end(
+        JSON.stringify({
+          method: req.method,
+          headers: req.headers,
+          body: body.toString(),
+          query: Object.fromEntries(url.searchParams),
+        }),
+      );
     } else if (url.pathname === '/text') res.writeHead(200, { 'content-type': 'text/plain' }).end('plain words');
-    else if (url.pathname === '/binary') res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 255]));
+    else if (url.pathname === '/binary')
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 255]));
     else res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"nope"}');
   });
   searx = await startServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     lastSearch = url.searchParams;
     if (url.pathname !== '/searx/search') return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-      query: url.searchParams.get('q'), number_of_results: 0,
-      results: [
-        { url: 'https://pumps.example.com/p200', title: 'P-200 manual', content: 'Service steps', engine: 'duckduckgo', publishedDate: '2024-01-02' },
-        { url: 'https://forum.example.com/t/1', title: 'Seal trouble', content: 'Leaks after 2 years', engine: 'bing' },
-      ],
-      suggestions: ['p200 seal kit'], answers: [], infoboxes: [],
-    }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        query: url.searchParams.get('q'),
+        number_of_results: 0,
+        results: [
+          {
+            url: 'https://pumps.example.com/p200',
+            title: 'P-200 manual',
+            content: 'Service steps',
+            engine: 'duckduckgo',
+            publishedDate: '2024-01-02',
+          },
+          {
+            url: 'https://forum.example.com/t/1',
+            title: 'Seal trouble',
+            content: 'Leaks after 2 years',
+            engine: 'bing',
+          },
+        ],
+        suggestions: ['p200 seal kit'],
+        answers: [],
+        infoboxes: [],
+      }),
+    );
   });
   web = await startWebDataApp({ allowedPort: site.port, env: { SEARCH_URL: searx.url('/searx') } });
 });
@@ -62,8 +86,17 @@ afterAll(async () => {
 
 const post = (op: string, payload: unknown, headers: Record<string, string> = web.user.headers) =>
   web.app.inject({ method: 'POST', url: `/api/data/${web.projectId}/${op}`, headers, payload: payload as object });
-const refused = { error: 'This address is not allowed', message: 'This address is not allowed', code: 'URL_NOT_ALLOWED' };
-const privateTargets = [() => forbidden.url('/'), () => `http://[::1]:${forbidden.port}/`, () => 'http://10.0.0.1/', () => 'http://169.254.169.254/latest/meta-data'];
+const refused = {
+  error: 'This address is not allowed',
+  message: 'This address is not allowed',
+  code: 'URL_NOT_ALLOWED',
+};
+const privateTargets = [
+  () => forbidden.url('/'),
+  () => `http://[::1]:${forbidden.port}/`,
+  () => 'http://10.0.0.1/',
+  () => 'http://169.254.169.254/latest/meta-data',
+];
 
 describe('scrape and fetch refuse the server’s own network', () => {
   it.each(['scrape', 'fetch'])('%s refuses private addresses, directly and through a redirect', async (op) => {
@@ -80,26 +113,49 @@ describe('scrape and fetch refuse the server’s own network', () => {
 
 describe('POST /api/data/:projectId/scrape', () => {
   it('reads the main text as markdown, with metadata, links and headings', async () => {
-    const res = await post('scrape', { url: site.url('/article'), formats: ['markdown', 'html', 'links', 'extract', 'metadata'] });
+    const res = await post('scrape', {
+      url: site.url('/article'),
+      formats: ['markdown', 'html', 'links', 'extract', 'metadata'],
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.markdown).toBe([
-      '# Servicing the P-200', 'Turn the pump **off** & wait.', '## Seals',
-      '- Check the [seal kit](https://parts.example.com/seal)\n- Replace worn rings', '```\ntorque = 12 Nm\n  check twice\n```',
-    ].join('\n\n'));
+    expect(body.markdown).toBe(
+      [
+        '# Servicing the P-200',
+        'Turn the pump **off** & wait.',
+        '## Seals',
+        '- Check the [seal kit](https://parts.example.com/seal)\n- Replace worn rings',
+        '```\ntorque = 12 Nm\n  check twice\n```',
+      ].join('\n\n'),
+    );
     expect(body.html).toMatch(/^<h1>Servicing the P-200<\/h1><p>Turn the pump <strong>off<\/strong> &amp; wait.<\/p>/);
     expect(body.metadata).toEqual({
-      title: 'Pump P-200 service', description: 'How to service the P-200 pump', url: site.url('/article'), domain: '127.0.0.1',
-      favicon: site.url('/favicon.png'), image: site.url('/img/p200.jpg'), author: 'Ana Field', publishedTime: '2024-05-01T10:00:00Z',
-      type: 'article', siteName: 'Pump Co', locale: 'en-GB', keywords: ['pump', 'service', 'seals'],
+      title: 'Pump P-200 service',
+      description: 'How to service the P-200 pump',
+      url: site.url('/article'),
+      domain: '127.0.0.1',
+      favicon: site.url('/favicon.png'),
+      image: site.url('/img/p200.jpg'),
+      author: 'Ana Field',
+      publishedTime: '2024-05-01T10:00:00Z',
+      type: 'article',
+      siteName: 'Pump Co',
+      locale: 'en-GB',
+      keywords: ['pump', 'service', 'seals'],
     });
     expect(body.links).toEqual([
       { text: 'Home', url: site.url('/'), type: 'internal' },
       { text: 'Catalogue', url: site.url('/catalogue'), type: 'internal' },
       { text: 'seal kit', url: 'https://parts.example.com/seal', type: 'external' },
     ]);
-    expect(body.extract).toMatchObject({ title: 'Pump P-200 service', description: 'How to service the P-200 pump', headings: ['Servicing the P-200', 'Seals'] });
-    expect(body.extract.text).toMatch(/^Servicing the P-200 Turn the pump off & wait\. Seals Check the seal kit Replace worn rings/);
+    expect(body.extract).toMatchObject({
+      title: 'Pump P-200 service',
+      description: 'How to service the P-200 pump',
+      headings: ['Servicing the P-200', 'Seals'],
+    });
+    expect(body.extract.text).toMatch(
+      /^Servicing the P-200 Turn the pump off & wait\. Seals Check the seal kit Replace worn rings/,
+    );
   });
 
   it('answers only the formats asked for', async () => {
@@ -110,21 +166,40 @@ describe('POST /api/data/:projectId/scrape', () => {
   it('refuses content that is not an HTML page with 422', async () => {
     const res = await post('scrape', { url: site.url('/manual.pdf') });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ code: 'NOT_AN_HTML_PAGE', message: 'The URL returned application/pdf, not an HTML page (extract-from-url reads documents such as PDF)' });
+    expect(res.json()).toMatchObject({
+      code: 'NOT_AN_HTML_PAGE',
+      message: 'The URL returned application/pdf, not an HTML page (extract-from-url reads documents such as PDF)',
+    });
   });
 });
 
 describe('POST /api/data/:projectId/fetch', () => {
   it('sends method, headers, query and a JSON body, and answers status, headers, parsed body and time', async () => {
     const res = await post('fetch', {
-      url: site.url('/echo?keep=1'), method: 'post', query: { page: 2, tags: ['a', 'b'] },
-      headers: { 'X-Api-Key': 'k-1', Host: 'evil.test', 'X-Forwarded-For': '10.0.0.1', Cookie: 'session=abc' }, body: { part: 'seal' },
+      url: site.url('/echo?keep=1'),
+      method: 'post',
+      query: { page: 2, tags: ['a', 'b'] },
+      headers: { 'X-Api-Key': 'k-1', Host: 'evil.test', 'X-Forwarded-For': '10.0.0.1', Cookie: 'session=abc' },
+      body: { part: 'seal' },
     });
     expect(res.statusCode).toBe(200);
     const answer = res.json();
-    expect(answer).toMatchObject({ status: 200, headers: { 'content-type': 'application/json', 'x-served-by': 'site' }, durationMs: expect.any(Number) });
-    expect(answer.body).toMatchObject({ method: 'POST', body: '{"part":"seal"}', query: { keep: '1', page: '2', tags: 'b' } });
-    expect(answer.body.headers).toMatchObject({ 'x-api-key': 'k-1', host: `127.0.0.1:${site.port}`, cookie: 'session=abc', 'content-type': 'application/json' });
+    expect(answer).toMatchObject({
+      status: 200,
+      headers: { 'content-type': 'application/json', 'x-served-by': 'site' },
+      durationMs: expect.any(Number),
+    });
+    expect(answer.body).toMatchObject({
+      method: 'POST',
+      body: '{"part":"seal"}',
+      query: { keep: '1', page: '2', tags: 'b' },
+    });
+    expect(answer.body.headers).toMatchObject({
+      'x-api-key': 'k-1',
+      host: `127.0.0.1:${site.port}`,
+      cookie: 'session=abc',
+      'content-type': 'application/json',
+    });
     expect(answer.body.headers['x-forwarded-for']).toBeUndefined();
     expect(answer.headers.connection).toBeUndefined();
   });
@@ -138,8 +213,13 @@ describe('POST /api/data/:projectId/fetch', () => {
 
   it('answers text as text and binary as base64', async () => {
     expect((await post('fetch', { url: site.url('/text') })).json().body).toBe('plain words');
-    expect((await post('fetch', { url: site.url('/binary') })).json().body).toBe(Buffer.from([0, 1, 2, 255]).toString('base64'));
-    expect((await post('fetch', { url: site.url('/text'), method: 'HEAD' })).json()).toMatchObject({ status: 200, body: '' });
+    expect((await post('fetch', { url: site.url('/binary') })).json().body).toBe(
+      Buffer.from([0, 1, 2, 255]).toString('base64'),
+    );
+    expect((await post('fetch', { url: site.url('/text'), method: 'HEAD' })).json()).toMatchObject({
+      status: 200,
+      body: '',
+    });
   });
 
   it('runs an async request in the background', async () => {
@@ -153,7 +233,10 @@ describe('POST /api/data/:projectId/fetch', () => {
   it('refuses {{secret}} placeholders: there is no secret store', async () => {
     const res = await post('fetch', { url: site.url('/echo'), headers: { authorization: 'Bearer {{PARTS_API_KEY}}' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'SECRETS_NOT_SUPPORTED', message: 'This server has no secret store, so {{PARTS_API_KEY}} cannot be filled in: send the value itself' });
+    expect(res.json()).toMatchObject({
+      code: 'SECRETS_NOT_SUPPORTED',
+      message: 'This server has no secret store, so {{PARTS_API_KEY}} cannot be filled in: send the value itself',
+    });
   });
 
   it('refuses other methods, bad headers and a body on GET, naming the field', async () => {
@@ -161,9 +244,15 @@ describe('POST /api/data/:projectId/fetch', () => {
     expect(trace.statusCode).toBe(400);
     expect(trace.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^body\.method: /) });
     const header = await post('fetch', { url: site.url('/echo'), headers: { 'x-a': 'one\r\nx-b: two' } });
-    expect(header.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: 'body.headers.x-a: a header value cannot contain line breaks' });
+    expect(header.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'body.headers.x-a: a header value cannot contain line breaks',
+    });
     const getBody = await post('fetch', { url: site.url('/echo'), body: { a: 1 } });
-    expect(getBody.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: 'body: a GET request cannot have a body' });
+    expect(getBody.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'body: a GET request cannot have a body',
+    });
   });
 });
 
@@ -171,12 +260,27 @@ describe('POST /api/data/:projectId/search', () => {
   it('asks SearXNG for JSON and answers the platform’s shape', async () => {
     const res = await post('search', { q: 'p200 seals', hl: 'de', tbm: 'nws', num: 1 });
     expect(res.statusCode).toBe(200);
-    expect(Object.fromEntries(lastSearch!)).toEqual({ q: 'p200 seals', format: 'json', language: 'de', categories: 'news' });
+    expect(Object.fromEntries(lastSearch!)).toEqual({
+      q: 'p200 seals',
+      format: 'json',
+      language: 'de',
+      categories: 'news',
+    });
     expect(res.json()).toEqual({
-      organic_results: [{ position: 1, title: 'P-200 manual', link: 'https://pumps.example.com/p200', snippet: 'Service steps' }],
+      organic_results: [
+        { position: 1, title: 'P-200 manual', link: 'https://pumps.example.com/p200', snippet: 'Service steps' },
+      ],
       total_results: '2',
       related_searches: ['p200 seal kit'],
-      news_results: [{ title: 'P-200 manual', link: 'https://pumps.example.com/p200', snippet: 'Service steps', date: '2024-01-02', source: 'duckduckgo' }],
+      news_results: [
+        {
+          title: 'P-200 manual',
+          link: 'https://pumps.example.com/p200',
+          snippet: 'Service steps',
+          date: '2024-01-02',
+          source: 'duckduckgo',
+        },
+      ],
     });
     await post('search', { q: 'pumps' });
     expect(lastSearch!.get('language')).toBe('en');
@@ -194,16 +298,35 @@ describe('every web data route on the real app', () => {
     const { app, projectId } = await buildTestApp();
     try {
       for (const op of ['scrape', 'fetch', 'screenshot', 'search']) {
-        const res = await app.inject({ method: 'POST', url: `/api/data/${projectId}/${op}`, headers: { 'content-type': 'application/json' }, payload: '{not json' });
+        const res = await app.inject({
+          method: 'POST',
+          url: `/api/data/${projectId}/${op}`,
+          headers: { 'content-type': 'application/json' },
+          payload: '{not json',
+        });
         expect(res.statusCode, op).toBe(401);
         expect(res.json()).toMatchObject({ code: 'UNAUTHORIZED' });
       }
       const user = await signUpUser(app, { role: 'viewer', projectId });
-      const res = await app.inject({ method: 'POST', url: `/api/data/${projectId}/search`, headers: user.headers, payload: { q: 'pump' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/data/${projectId}/search`,
+        headers: user.headers,
+        payload: { q: 'pump' },
+      });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ error: 'No search backend is configured (set SEARCH_URL)', message: 'No search backend is configured (set SEARCH_URL)', code: 'SEARCH_NOT_CONFIGURED' });
+      expect(res.json()).toEqual({
+        error: 'No search backend is configured (set SEARCH_URL)',
+        message: 'No search backend is configured (set SEARCH_URL)',
+        code: 'SEARCH_NOT_CONFIGURED',
+      });
       // The app's own policy: public addresses only.
-      const local = await app.inject({ method: 'POST', url: `/api/data/${projectId}/scrape`, headers: user.headers, payload: { url: site.url('/article') } });
+      const local = await app.inject({
+        method: 'POST',
+        url: `/api/data/${projectId}/scrape`,
+        headers: user.headers,
+        payload: { url: site.url('/article') },
+      });
       expect(local.json()).toEqual(refused);
     } finally {
       await app.close();

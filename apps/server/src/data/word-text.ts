@@ -17,19 +17,35 @@ function blocksOf(element: HtmlElement, out: string[]) {
       if (child.trim()) out.push(child.trim());
       continue;
     }
-    if (child.tag === 'pre') out.push(`\`\`\`\n${(function raw(n: HtmlNode): string { return typeof n === 'string' ? n : n.children.map(raw).join(''); })(child).replace(/\n+$/, '')}\n\`\`\``);
+    if (child.tag === 'pre')
+      out.push(
+        `\`\`\`\n${(function raw(n: HtmlNode): string {
+          return typeof n === 'string' ? n : n.children.map(raw).join('');
+        })(child).replace(/\n+$/, '')}\n\`\`\``,
+      );
     else if (child.tag === 'ol' || child.tag === 'ul') {
       const items = child.children.filter((c): c is HtmlElement => typeof c !== 'string' && c.tag === 'li');
       // A list item's own text, then its nested lists after it.
       const lines = items.flatMap((item, i) => {
         const nested: string[] = [];
-        const own = { ...item, children: item.children.filter((c) => typeof c === 'string' || (c.tag !== 'ol' && c.tag !== 'ul')) };
-        for (const list of item.children.filter((c): c is HtmlElement => typeof c !== 'string' && (c.tag === 'ol' || c.tag === 'ul'))) blocksOf({ ...item, children: [list] }, nested);
+        const own = {
+          ...item,
+          children: item.children.filter((c) => typeof c === 'string' || (c.tag !== 'ol' && c.tag !== 'ul')),
+        };
+        for (const list of item.children.filter(
+          (c): c is HtmlElement => typeof c !== 'string' && (c.tag === 'ol' || c.tag === 'ul'),
+        ))
+          blocksOf({ ...item, children: [list] }, nested);
         return [`${child.tag === 'ol' ? `${i + 1}.` : '•'} ${lineOf(own)}`, ...nested];
       });
       out.push(lines.join('\n'));
     } else if (child.tag === 'table') {
-      const rows = findAll(child, (e) => e.tag === 'tr').map((tr) => tr.children.filter((c): c is HtmlElement => typeof c !== 'string' && (c.tag === 'td' || c.tag === 'th')).map(lineOf).join(' | '));
+      const rows = findAll(child, (e) => e.tag === 'tr').map((tr) =>
+        tr.children
+          .filter((c): c is HtmlElement => typeof c !== 'string' && (c.tag === 'td' || c.tag === 'th'))
+          .map(lineOf)
+          .join(' | '),
+      );
       out.push(rows.filter((r) => r.replace(/[|\s]/g, '')).join('\n'));
     } else if (['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote'].includes(child.tag)) {
       const line = lineOf(child);

@@ -27,7 +27,10 @@ const clientOf = (user: TestUser | null) =>
   });
 
 async function failure<T extends Error>(promise: Promise<unknown>, type: new (...args: never[]) => T): Promise<T> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(type);
   return error as T;
 }
@@ -50,20 +53,33 @@ describe('client.data.extractFromUrl', () => {
 
   it('an unreadable file is FieldAssistDataError with the server code; a missing stored file NOT_FOUND', async () => {
     const client = clientOf(tech);
-    const { publicUrl } = await client.storage.upload(new Uint8Array(Buffer.from('%PDF-1.7 broken')), `manuals/${stamp()}.pdf`);
+    const { publicUrl } = await client.storage.upload(
+      new Uint8Array(Buffer.from('%PDF-1.7 broken')),
+      `manuals/${stamp()}.pdf`,
+    );
     const unreadable = await failure(client.data.extractFromUrl(publicUrl), FieldAssistDataError);
     expect(unreadable.status).toBeGreaterThanOrEqual(400);
     expect(unreadable.code).toMatch(/UNREADABLE_DOCUMENT|EMPTY_DOCUMENT/);
-    const missing = await failure(client.data.extractFromUrl(`${new URL(publicUrl).origin}/files/nope/none.pdf`), FieldAssistDataError);
+    const missing = await failure(
+      client.data.extractFromUrl(`${new URL(publicUrl).origin}/files/nope/none.pdf`),
+      FieldAssistDataError,
+    );
     expect(missing).toMatchObject({ status: 404, code: 'NOT_FOUND', message: 'File not found' });
   });
 
   it('checks its arguments before sending; signed out is an auth error; a bad chunk size a validation error', async () => {
     sent.length = 0;
-    expect((await failure(clientOf(tech).data.extractFromUrl(' '), FieldAssistValidationError)).message).toBe('URL is required');
+    expect((await failure(clientOf(tech).data.extractFromUrl(' '), FieldAssistValidationError)).message).toBe(
+      'URL is required',
+    );
     expect(sent).toEqual([]);
-    expect((await failure(clientOf(null).data.extractFromUrl(`${server.url}/files/x.pdf`), FieldAssistAuthError)).status).toBe(401);
-    const bad = await failure(clientOf(tech).data.extractFromUrl(`${server.url}/files/x.pdf`, { chunking: true, chunkSize: 5 }), FieldAssistValidationError);
+    expect(
+      (await failure(clientOf(null).data.extractFromUrl(`${server.url}/files/x.pdf`), FieldAssistAuthError)).status,
+    ).toBe(401);
+    const bad = await failure(
+      clientOf(tech).data.extractFromUrl(`${server.url}/files/x.pdf`, { chunking: true, chunkSize: 5 }),
+      FieldAssistValidationError,
+    );
     expect(bad.message).toMatch(/^body\.chunkSize/);
   });
 });

@@ -8,10 +8,17 @@ const sampleWidth = 480;
 
 /** The rotation, in whole degrees within ±12, that makes the text lines of a grey image horizontal. */
 export async function findSkew(grey: Buffer): Promise<number> {
-  const sample = await sharp(grey).greyscale().resize({ width: sampleWidth }).raw().toBuffer({ resolveWithObject: true });
+  const sample = await sharp(grey)
+    .greyscale()
+    .resize({ width: sampleWidth })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   let best = { angle: 0, score: -1 };
   for (let angle = -maxDegrees; angle <= maxDegrees; angle++) {
-    const { data, info } = await sharp(sample.data, { raw: sample.info }).rotate(angle, { background: '#808080' }).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(sample.data, { raw: sample.info })
+      .rotate(angle, { background: '#808080' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const score = rowContrast(data, info.width, info.height, info.channels);
     if (score > best.score) best = { angle, score };
   }

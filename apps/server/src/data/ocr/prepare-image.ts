@@ -18,11 +18,16 @@ const flatStdev = 4;
  */
 export async function prepareForOcr(bytes: Uint8Array, kind: 'photo' | 'page'): Promise<Buffer | undefined> {
   const image = sharp(bytes, { limitInputPixels: maxInputPixels, failOn: 'none' }).autoOrient().greyscale();
-  const prepared = kind === 'photo' ? image.resize({ width: photoWidth, fit: 'inside', kernel: 'lanczos3' }).normalise() : image.median(3);
+  const prepared =
+    kind === 'photo'
+      ? image.resize({ width: photoWidth, fit: 'inside', kernel: 'lanczos3' }).normalise()
+      : image.median(3);
   const grey = await prepared.png({ compressionLevel: 1 }).toBuffer();
   const { channels } = await sharp(grey).stats();
   if ((channels[0]?.stdev ?? 0) < flatStdev) return undefined;
   if (kind === 'page') return grey;
   const skew = await findSkew(grey);
-  return skew === 0 ? grey : sharp(grey).rotate(skew, { background: '#808080' }).png({ compressionLevel: 1 }).toBuffer();
+  return skew === 0
+    ? grey
+    : sharp(grey).rotate(skew, { background: '#808080' }).png({ compressionLevel: 1 }).toBuffer();
 }

@@ -7,7 +7,10 @@ import { recogniseText } from './tesseract.js';
 /** The text of a photo ('' when it holds none). Throws UNSUPPORTED_FILE_TYPE for bytes that are not an image. Runs inside a worker. */
 export async function readImageText(bytes: Uint8Array): Promise<string> {
   const prepared = await prepareForOcr(bytes, 'photo').catch(() => {
-    throw new ApiError('UNSUPPORTED_FILE_TYPE', 'The photo could not be read as an image (JPEG, PNG, WebP, GIF, HEIC or TIFF)');
+    throw new ApiError(
+      'UNSUPPORTED_FILE_TYPE',
+      'The photo could not be read as an image (JPEG, PNG, WebP, GIF, HEIC or TIFF)',
+    );
   });
   return prepared ? cleanText(await recogniseText(prepared, { photo: true })) : '';
 }

@@ -18,7 +18,8 @@ export const tesseractPaths = {
 const minWordConfidence = 35;
 // A line is kept when it has a real word (3 letters or digits) or a short code (E4, F28): texture
 // read as text gives scraps such as "pi", "AY" or "5".
-const meaningful = (word: string) => word.replace(/[^\p{L}\p{N}]/gu, '').length >= 3 || /^[A-Z]{1,2}-?\d{1,3}$/.test(word);
+const meaningful = (word: string) =>
+  word.replace(/[^\p{L}\p{N}]/gu, '').length >= 3 || /^[A-Z]{1,2}-?\d{1,3}$/.test(word);
 
 let engine: Promise<Worker> | undefined;
 
@@ -46,7 +47,9 @@ export async function recogniseText(image: Buffer, { photo }: { photo: boolean }
   for (const block of data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
-        const words = line.words.filter((word) => word.confidence >= minWordConfidence && /[\p{L}\p{N}]/u.test(word.text)).map((word) => word.text);
+        const words = line.words
+          .filter((word) => word.confidence >= minWordConfidence && /[\p{L}\p{N}]/u.test(word.text))
+          .map((word) => word.text);
         if (words.some(meaningful)) lines.push(words.join(' '));
       }
     }

@@ -51,22 +51,40 @@ export async function startWebDataApp(options: { allowedPort: number; env?: Reco
   const main = await buildTestApp();
   const user: TestUser = await signUpUser(main.app, { role: 'technician', projectId: main.projectId });
   const dataDir = await mkdtemp(join(tmpdir(), 'fieldassist-web-data-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, DATA_RATE_LIMIT_PER_MINUTE: '1000', ...options.env });
-  const files: FileStore = createFileStore({ dataDir, publicUrl: 'http://files.test', pool: main.pool, log: () => undefined });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATA_RATE_LIMIT_PER_MINUTE: '1000',
+    ...options.env,
+  });
+  const files: FileStore = createFileStore({
+    dataDir,
+    publicUrl: 'http://files.test',
+    pool: main.pool,
+    log: () => undefined,
+  });
 
   const app: FastifyInstance = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   await app.register(rateLimit, { global: false });
-  const callerDeps = { serviceKey: TEST_SERVICE_KEY, signer: createTokenSigner(TEST_AUTH_SECRET, main.projectId), pool: main.pool, adminEmails: [] };
+  const callerDeps = {
+    serviceKey: TEST_SERVICE_KEY,
+    signer: createTokenSigner(TEST_AUTH_SECRET, main.projectId),
+    pool: main.pool,
+    adminEmails: [],
+  };
   app.addHook('onRequest', async (request) => {
     request.caller = await resolveCaller(request, callerDeps);
   });
   registerWebDataRoutes(app, {
     config,
     saveFile: files.saveServerFile,
-    fetchOptions: { isAllowedAddress: ({ address, port }) => (address === '127.0.0.1' && port === options.allowedPort) || isPublicAddress(address) },
+    fetchOptions: {
+      isAllowedAddress: ({ address, port }) =>
+        (address === '127.0.0.1' && port === options.allowedPort) || isPublicAddress(address),
+    },
   });
   await app.ready();
   const close = async () => {

@@ -49,7 +49,17 @@ function plateSvg({ style, lines }: PhotoSpec): { svg: string; width: number; he
       return `<text x="110" y="${125 + i * lineHeight + look.size}" font-family="${look.font}" font-weight="${weight}" font-size="${look.size}" fill="${look.ink}">${escapeXml(line)}</text>`;
     })
     .join('');
-  const rivets = style === 'plate' ? [[95, 95], [905, 95], [95, plateHeight + 65], [905, plateHeight + 65]].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="9" fill="#8d9095"/>`).join('') : '';
+  const rivets =
+    style === 'plate'
+      ? [
+          [95, 95],
+          [905, 95],
+          [95, plateHeight + 65],
+          [905, plateHeight + 65],
+        ]
+          .map(([x, y]) => `<circle cx="${x}" cy="${y}" r="9" fill="#8d9095"/>`)
+          .join('')
+      : '';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
 <rect width="${width}" height="${height}" fill="${look.background}"/>
 <rect x="70" y="70" width="${width - 140}" height="${plateHeight}" rx="${style === 'sticker' ? 6 : 18}" fill="${look.plate}" stroke="#333" stroke-width="3"/>
@@ -70,10 +80,33 @@ export async function renderPhoto(spec: PhotoSpec): Promise<Buffer> {
     overlays.push({ input: Buffer.from(glare), blend: 'screen' });
   }
   if (effects.noise) {
-    overlays.push({ input: { create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: effects.noise } } }, blend: 'soft-light' });
+    overlays.push({
+      input: {
+        create: {
+          width,
+          height,
+          channels: 3,
+          background: '#808080',
+          noise: { type: 'gaussian', mean: 128, sigma: effects.noise },
+        },
+      },
+      blend: 'soft-light',
+    });
   }
   if (overlays.length > 0) image = sharp(await image.composite(overlays).png().toBuffer());
-  if (effects.shear) image = sharp(await image.affine([[1, effects.shear], [0, 1]], { background: '#555' }).png().toBuffer());
+  if (effects.shear)
+    image = sharp(
+      await image
+        .affine(
+          [
+            [1, effects.shear],
+            [0, 1],
+          ],
+          { background: '#555' },
+        )
+        .png()
+        .toBuffer(),
+    );
   if (effects.rotate) image = image.rotate(effects.rotate, { background: '#555' });
   if (effects.blur) image = sharp(await image.png().toBuffer()).blur(effects.blur);
   if (effects.brightness !== undefined) image = image.modulate({ brightness: effects.brightness });

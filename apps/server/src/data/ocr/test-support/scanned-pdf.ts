@@ -24,11 +24,32 @@ function wrap(paragraph: string, width = 80): string[] {
 /** One A4 page at 150 dpi (1240 x 1754) with the paragraphs set in 11-point type, as a JPEG (as scanners save them). */
 async function scanPage(paragraphs: string[], tilt: number): Promise<Buffer> {
   const lines = paragraphs.flatMap((paragraph) => [...wrap(paragraph), '']);
-  const text = lines.map((line, i) => `<text x="110" y="${150 + i * 34}" font-family="Liberation Serif" font-size="25" fill="#1a1a1a">${escapeXml(line)}</text>`).join('');
+  const text = lines
+    .map(
+      (line, i) =>
+        `<text x="110" y="${150 + i * 34}" font-family="Liberation Serif" font-size="25" fill="#1a1a1a">${escapeXml(line)}</text>`,
+    )
+    .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1240" height="1754"><rect width="1240" height="1754" fill="#fbfaf6"/>${text}</svg>`;
-  const grain = { create: { width: 1240, height: 1754, channels: 3 as const, background: '#808080', noise: { type: 'gaussian' as const, mean: 128, sigma: 10 } } };
-  const page = await sharp(Buffer.from(svg)).composite([{ input: grain, blend: 'soft-light' }]).png().toBuffer();
-  return sharp(page).rotate(tilt, { background: '#fbfaf6' }).resize(1240, 1754, { fit: 'fill' }).greyscale().jpeg({ quality: 70 }).toBuffer();
+  const grain = {
+    create: {
+      width: 1240,
+      height: 1754,
+      channels: 3 as const,
+      background: '#808080',
+      noise: { type: 'gaussian' as const, mean: 128, sigma: 10 },
+    },
+  };
+  const page = await sharp(Buffer.from(svg))
+    .composite([{ input: grain, blend: 'soft-light' }])
+    .png()
+    .toBuffer();
+  return sharp(page)
+    .rotate(tilt, { background: '#fbfaf6' })
+    .resize(1240, 1754, { fit: 'fill' })
+    .greyscale()
+    .jpeg({ quality: 70 })
+    .toBuffer();
 }
 
 /** A PDF whose pages are scans of `pages` (each a list of paragraphs): images only, no text layer. */
@@ -52,9 +73,24 @@ export async function makeJpxScanPdf(): Promise<Buffer> {
   const jp2 = await readFile(new URL('./scan-line.jp2', import.meta.url));
   const [width, height] = [600, 90];
   const pdf = await PDFDocument.create();
-  const image = pdf.context.register(pdf.context.stream(jp2, { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, Filter: 'JPXDecode', ColorSpace: 'DeviceGray', BitsPerComponent: 8 }));
+  const image = pdf.context.register(
+    pdf.context.stream(jp2, {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: width,
+      Height: height,
+      Filter: 'JPXDecode',
+      ColorSpace: 'DeviceGray',
+      BitsPerComponent: 8,
+    }),
+  );
   const page = pdf.addPage([width, height]);
   const name = page.node.newXObject('Scan', image);
-  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(width, 0, 0, height, 0, 0), drawObject(name), popGraphicsState());
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(width, 0, 0, height, 0, 0),
+    drawObject(name),
+    popGraphicsState(),
+  );
   return Buffer.from(await pdf.save());
 }

@@ -8,7 +8,7 @@
  * Tuned questions only; the held-out ones are never read (bench/README.md, branch abstain2).
  */
 import { writeFile } from 'node:fs/promises';
-import { answersQuestion, fuseScores } from '../../apps/server/src/product/retrieval/rank.js';
+import { answersQuestion, decideRelevance, fuseScores } from '../../apps/server/src/product/retrieval/rank.js';
 import { findCandidates } from '../../apps/server/src/product/retrieval/retrieve.js';
 import { openKeptDatabase } from './kept-database.js';
 
@@ -42,6 +42,24 @@ for (const q of tuned) {
       second: ranked[1]?.score,
       fifth: ranked[4]?.score,
     },
+    // The first five candidates, for rules that read more than the best (RELEVANCE_CANDIDATES).
+    cands: ranked.slice(0, 5).map((c) => ({
+      page: pageOf(c.row),
+      cov: c.features.coverage,
+      word: c.features.wordCoverage,
+      lacking: c.features.lacking,
+      cos: c.semantic,
+      best: c.features.bestSentence,
+      heading: c.features.heading,
+      title: c.features.title,
+      phrases: c.features.phrases,
+      proximity: c.features.proximity,
+      optionEntry: c.features.optionEntry ?? false,
+      namedManual: c.features.namedManual ?? false,
+      soleManual: c.features.soleManual ?? false,
+      relevant: decideRelevance(c),
+      score: c.score,
+    })),
     q: q.question,
   });
 }

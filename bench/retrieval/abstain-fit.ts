@@ -34,6 +34,19 @@ interface Row {
     second?: number;
     fifth?: number;
   };
+  /** The first five candidates (abstain-features.ts). */
+  cands?: {
+    page: string;
+    cov: number;
+    word: number;
+    lacking?: number;
+    cos?: number;
+    best: number;
+    optionEntry: boolean;
+    namedManual: boolean;
+    soleManual: boolean;
+    relevant: boolean;
+  }[];
 }
 
 const RECALL = Number(process.env.RECALL ?? 0.9);
@@ -45,23 +58,58 @@ const FOUND = process.env.FOUND === '1';
 const found = (r: Row) => r.rightAt >= 0 && r.rightAt < 5;
 const share = (xs: boolean[]) => (xs.length ? xs.filter(Boolean).length / xs.length : 0);
 
-/** The batch a question was written in, by its id (bench/README.md, branches fresh, fresh2, fresh3). */
+/** The batch a question was written in, by its id (bench/README.md, branches fresh, fresh2, ... fresh10). */
 function batchOf(id: string): string {
   const [group, n] = [id.replace(/-\d+$/, ''), Number(id.replace(/^.*-/, ''))];
-  const starts: Record<string, number[]> = {
-    // first id of: original's second half, fresh, fresh2, fresh3
-    avrdude: [27, 53, 63, 73],
-    sdcc: [31, 61, 71, 81],
-    ngspice: [25, 49, 59, 69],
-    none: [18, 36, 46, 56],
+  // First id of original's second half, fresh, fresh2 and fresh3; from fresh4 on, ten ids a batch.
+  const firsts: Record<string, number[]> = {
+    avrdude: [27, 53, 63, 73, 83],
+    sdcc: [31, 61, 71, 81, 91],
+    ngspice: [25, 49, 59, 69, 79],
+    none: [18, 36, 46, 56, 66],
   };
+  const starts = firsts[group]!;
+  const later = Array.from({ length: LATER_BATCHES - 1 }, (_, i) => starts[4]! + 10 * (i + 1));
   const names = ['original-a', 'original-b', 'fresh', 'fresh2', 'fresh3'];
-  return names[starts[group]!.filter((s) => n >= s).length]!;
+  for (let i = 4; i <= 3 + LATER_BATCHES; i++) names.push(`fresh${i}`);
+  return names[[...starts, ...later].filter((s) => n >= s).length]!;
 }
+/** Batches fresh4 to fresh10, each of ten ids per group. */
+const LATER_BATCHES = 7;
 
 type Features = (r: Row) => number[];
 
+/** The best of the first three candidates' features, whether any names its manual or is an option's entry, and how many of the first five share the first's manual (relevanceScore in rank.ts). */
+const topThree: Features = (r) => {
+  const cs = r.cands!.slice(0, 3);
+  const most = (of: (c: (typeof cs)[number]) => number) => Math.max(...cs.map(of));
+  const manuals = r.cands!.slice(0, 5).map((c) => c.page.replace(/:.*/, ''));
+  return [
+    most((c) => c.cov),
+    most((c) => c.word),
+    most((c) => c.cos ?? 0),
+    cs[0]!.lacking ?? 0,
+    most((c) => c.best),
+    cs.some((c) => c.namedManual || c.soleManual) ? 1 : 0,
+    manuals.filter((m) => m === manuals[0]).length / manuals.length,
+    cs.some((c) => c.optionEntry) ? 1 : 0,
+  ];
+};
+
 const FEATURE_SETS: Record<string, { names: string[]; of: Features }> = {
+  'best of three: cov word cos lacking best named agreement option': {
+    names: [
+      'coverage',
+      'wordCoverage',
+      'semantic',
+      'lacking',
+      'bestSentence',
+      'namedManual',
+      'agreement',
+      'optionEntry',
+    ],
+    of: topThree,
+  },
   'cov word cos': {
     names: ['coverage', 'wordCoverage', 'semantic'],
     of: (r) => [r.top!.cov, r.top!.word, r.top!.cos ?? 0],
@@ -202,18 +250,20 @@ const linearRule: Rule = {
 const currentFormRule: Rule = {
   name: "today's form, thresholds re-picked",
   fit: (train) => {
-    const form = (c: number, s: number, cs: number, ws: number) => (r: Row) => {
-      const t = r.top!;
-      if (t.cov >= c) return true;
-      if (t.cos === undefined) return false;
-      if (t.cos >= 0.55 && t.cov >= 0.36 && t.word >= 0.1) return true;
-      return t.cos >= s && t.cov >= cs && t.word >= ((t.lacking ?? 0) === 0 ? 0.1 : ws);
-    };
+    // decideRelevance over the first three candidates, as answersQuestion was before branch abstain4.
+    const form = (c: number, s: number, cs: number, ws: number) => (r: Row) =>
+      r.cands!.slice(0, 3).some((t) => {
+        if (t.cov >= c) return true;
+        if (t.optionEntry && (t.namedManual || t.soleManual)) return true;
+        if (t.cos === undefined) return false;
+        if (t.cos >= 0.55 && t.cov >= 0.36 && t.word >= 0.1) return true;
+        return t.cos >= s && t.cov >= cs && t.word >= ((t.lacking ?? 0) === 0 ? 0.1 : ws);
+      });
     let best = { wrong: Infinity, recall: 0, setting: [0, 0, 0, 0] };
     for (const c of [0.4, 0.45, 0.5, 0.55, 0.6])
       for (const s of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7])
         for (const cs of [0, 0.1, 0.15, 0.2, 0.25, 0.3])
-          for (const ws of [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35]) {
+          for (const ws of [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4]) {
             const answers = form(c, s, cs, ws);
             const recall = share(train.filter((r) => !r.answerable).map((r) => !answers(r)));
             const wrong = train.filter((r) => r.answerable && !answers(r)).length;
@@ -258,7 +308,7 @@ const eitherRule: Rule = {
 };
 
 const currentRule: Rule = {
-  name: 'current rule (as in rank.ts)',
+  name: 'the rule of the dump (answersQuestion when abstain-features.ts ran)',
   fit: () => ({ answers: (r) => r.relevant, describe: 'decideRelevance' }),
 };
 
@@ -275,6 +325,7 @@ for (const rule of [currentRule, currentFormRule, linearRule, ...logisticRules, 
   let wrongSum = 0;
   let recallSum = 0;
   let lostSum = 0;
+  const pooled = { wrong: 0, answerable: 0, refused: 0, unanswerable: 0 };
   for (const left of batches) {
     const train = rows.filter((r) => batchOf(r.id) !== left && r.top);
     const test = rows.filter((r) => batchOf(r.id) === left);
@@ -282,6 +333,10 @@ for (const rule of [currentRule, currentFormRule, linearRule, ...logisticRules, 
     const wrong = share(test.filter((r) => r.answerable).map((r) => !answers(r)));
     const recall = share(test.filter((r) => !r.answerable).map((r) => !answers(r)));
     const lost = share(test.filter(found).map((r) => !answers(r)));
+    pooled.wrong += test.filter((r) => r.answerable && !answers(r)).length;
+    pooled.answerable += test.filter((r) => r.answerable).length;
+    pooled.refused += test.filter((r) => !r.answerable && !answers(r)).length;
+    pooled.unanswerable += test.filter((r) => !r.answerable).length;
     wrongSum += wrong;
     recallSum += recall;
     lostSum += lost;
@@ -295,6 +350,9 @@ for (const rule of [currentRule, currentFormRule, linearRule, ...logisticRules, 
   );
   console.log(
     `  average over left-out batches: wrongly abstained ${(wrongSum / batches.length).toFixed(3)}, unanswerable refused ${(recallSum / batches.length).toFixed(3)}, right page in five abstained ${(lostSum / batches.length).toFixed(3)}`,
+  );
+  console.log(
+    `  pooled over left-out batches: wrongly abstained ${pooled.wrong}/${pooled.answerable} = ${(pooled.wrong / pooled.answerable).toFixed(3)}, unanswerable refused ${pooled.refused}/${pooled.unanswerable} = ${(pooled.refused / pooled.unanswerable).toFixed(3)}`,
   );
   console.log(
     `  fitted on all: ${all.describe}; on all tuned: wrongly abstained ${share(rows.filter((r) => r.answerable).map((r) => !answers(r))).toFixed(3)}, refused ${share(rows.filter((r) => !r.answerable).map((r) => !answers(r))).toFixed(3)}, right page in five abstained ${share(rows.filter(found).map((r) => !answers(r))).toFixed(3)}`,

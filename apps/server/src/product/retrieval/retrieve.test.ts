@@ -12,6 +12,8 @@ import {
   bringOpeningsForward,
   answersQuestion,
   decideRelevance,
+  relevanceScore,
+  RELEVANCE_THRESHOLD,
   fencedShare,
   fuseScores,
   holdBackOtherManuals,
@@ -1204,15 +1206,52 @@ describe('whether the library answers', () => {
     // Nor one that holds none of its words.
     expect(decideRelevance({ ...top(0), features: { wordCoverage: 0, lacking: 0 } })).toBe(false);
   });
-  it('answers when one of the best three candidates is relevant, not only the first', () => {
+  // A candidate as answersQuestion reads it: its manual, and nothing shown unless given.
+  const page = (
+    manual: string,
+    c: { coverage: number; semantic: number; word: number; best?: number; lacking?: number },
+  ) => ({
+    coverage: c.coverage,
+    semantic: c.semantic,
+    features: { wordCoverage: c.word, bestSentence: c.best ?? 0, lacking: c.lacking ?? 0 },
+    place: { manual },
+  });
+
+  it('answers from the best of the first three candidates, not only the first', () => {
     // "flash a hex file to an atmega328p with a usbasp": a compiler's page on hex files first, close in
     // meaning with few of the words; the programmer's usage page, holding most of them, second.
-    const close = { coverage: 0.21, semantic: 0.65, features: { wordCoverage: 0.37, lacking: 0 } };
-    const usage = { coverage: 0.58, semantic: 0.49, features: { wordCoverage: 0.25, lacking: 0 } };
-    expect(decideRelevance(close)).toBe(false);
+    const close = page('cc', { coverage: 0.21, semantic: 0.65, word: 0.37, best: 0.1 });
+    const usage = page('ft', { coverage: 0.58, semantic: 0.49, word: 0.25, best: 0.1 });
     expect(answersQuestion([close, usage])).toBe(true);
     expect(answersQuestion([close, close, close, usage])).toBe(false);
     expect(answersQuestion([])).toBe(false);
+  });
+
+  it("makes up for a technician's filler with the pages agreeing on one manual and an option's entry", () => {
+    // "tired of adding -c usbasp every single time, can I make it the default programmer somewhere":
+    // words no manual holds ("tired") leave each page a quarter of the question.
+    const filler = { coverage: 0.26, semantic: 0.66, word: 0.26, best: 0.2, lacking: 0.19 };
+    const agreeing = Array.from({ length: 5 }, () => page('ft', filler));
+    expect(answersQuestion(agreeing)).toBe(false);
+    const entry = { ...agreeing[0]!, features: { ...agreeing[0]!.features, optionEntry: true } };
+    expect(answersQuestion([entry, ...agreeing.slice(1)])).toBe(true);
+    // The same entry among pages of every manual, as a question about something else brings them, shows less.
+    const scattered = ['ft', 'cc', 'sim', 'cc', 'sim'].map((m, i) => (i === 0 ? entry : page(m, filler)));
+    expect(relevanceScore(scattered)).toBeLessThan(relevanceScore([entry, ...agreeing.slice(1)]));
+  });
+
+  it('refuses a question whose best pages hold a third of it, scattered over the manuals, with words no manual holds', () => {
+    // "3-phase motor runs backwards, swap which leads": a simulator's page and a programmer's, a third of the words each.
+    const ranked = [
+      page('sim', { coverage: 0.24, semantic: 0.41, word: 0.3, best: 0.12, lacking: 0.26 }),
+      page('ft', { coverage: 0.26, semantic: 0.39, word: 0.33, best: 0.12, lacking: 0.26 }),
+      page('sim', { coverage: 0.2, semantic: 0.49, word: 0.26, best: 0.12, lacking: 0.26 }),
+    ];
+    expect(relevanceScore(ranked)).toBeLessThan(RELEVANCE_THRESHOLD);
+    // Most of its terms on one page answers it, whatever else it brings.
+    expect(
+      answersQuestion([page('sim', { coverage: 0.75, semantic: 0.41, word: 0.6, best: 0.3, lacking: 0.26 })]),
+    ).toBe(true);
   });
 });
 

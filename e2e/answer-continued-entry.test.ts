@@ -1,8 +1,11 @@
 // An option's entry that runs over a page break (issue 16): the page that answers goes on with the
 // "-U memtype:op:filename[:format]" entry begun on the page before and never names the option, so
 // ingestion gives its chunk the entry's head in its heading and the composed answer (no AI model)
-// names the option in its lead. A real two-page PDF is uploaded and ingested by the real server, and
-// the live chat answers from page 2, read in real Chromium at phone and desktop width.
+// names the option in its lead, keeps the lead that ends in ":" with the list it introduces (the page's label
+// under the list), answers a question that types the option from its entry, not from the next one, and leads
+// with the row that answers when the list has no line of page 2 to introduce it. A real two-page PDF is
+// uploaded and ingested by the real server, and the live chat answers from page 2, read in real Chromium at
+// phone and desktop width.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
 
@@ -82,7 +85,7 @@ beforeAll(async () => {
 });
 
 describe.each(VIEWPORT_NAMES)('an answer from the page an option entry runs on to, on %s', (viewport: ViewportName) => {
-  test('its lead names the option as code, cites page 2 and keeps the operations on their own lines', async () => {
+  test('its lead names the option as code and keeps the operations under it on their own lines, then cites page 2', async () => {
     const { page, context, errors, chat } = await openChatAsNewUser({
       browser,
       serverUrl: server.url,
@@ -116,10 +119,13 @@ describe.each(VIEWPORT_NAMES)('an answer from the page an option entry runs on t
       const citation = answer.getByRole('link', { name: `Source 1: ${MANUAL.title}, page 2` });
       expect(await citation.getAttribute('href')).toBe(`${fileUrl}#page=2`);
       expect(await chat.sourceLinks(answer).first().textContent()).toBe(`${MANUAL.title}, page 2`);
-      // Under the lead, the page's label with its citation on the same line: alone on the next line,
-      // above the list, the pill read as the list's first number.
-      const label = lead.locator('em');
+      // The page's label under the operations the lead introduces, not between them, with its citation on the
+      // same line (alone on the next line, the pill read as a number), and on the first screen.
+      expect(await lead.locator('em').count()).toBe(0);
+      const label = answer.locator('em').first();
       expect((await label.textContent())?.replaceAll('\u00a0', ' ')).toBe(`${MANUAL.title}, page 2`);
+      const lastOp = await ops.last().evaluate((li) => li.getBoundingClientRect().bottom);
+      expect(await label.evaluate((el) => el.getBoundingClientRect().top)).toBeGreaterThan(lastOp);
       const middle = (el: Element) => {
         const box = [...el.getClientRects()].at(-1)!;
         return (box.top + box.bottom) / 2;
@@ -128,6 +134,7 @@ describe.each(VIEWPORT_NAMES)('an answer from the page an option entry runs on t
       expect(Math.abs(pill - (await label.evaluate(middle)))).toBeLessThan(8);
 
       await answer.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      expect(await citation.evaluate((el) => el.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
       await saveScreenshot(page, `answer-continued-entry-${viewport}`);
 
       // The citation opens page 2 in the viewer with the lead's sentence marked on it.
@@ -139,6 +146,38 @@ describe.each(VIEWPORT_NAMES)('an answer from the page an option entry runs on t
       await viewer.dialog.waitFor({ state: 'hidden' });
 
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a question that types the option is answered from the option's entry, one about a row by that row", async () => {
+    const { context, errors, chat } = await openChatAsNewUser({
+      browser,
+      serverUrl: server.url,
+      viewport,
+      displayName: 'Otto Option',
+    });
+    try {
+      // From the -U entry (its head on page 1 leads, the ranking's own-entry rule), not from the entries around it
+      // that share a word of the question ("-p partno ... every operation ...", "More -v options make ...").
+      await chat.sendUserMessage('which operations can the -U option do');
+      const operations = await chat.waitForAnswer();
+      expect(await operations.getAttribute('data-status')).toBe('done');
+      const text = (await operations.textContent()) ?? '';
+      expect(text).toContain('Perform a memory operation on the part.');
+      expect(text).not.toContain('This option tells');
+      expect(text).not.toContain('More -v options');
+
+      // The memory types go on from page 1 with no line of page 2 to introduce them: the row that answers leads.
+      await chat.sendUserMessage('how do I read the high fuse byte');
+      await chat.answers.nth(1).waitFor();
+      const fuse = await chat.waitForAnswer();
+      expect(await fuse.getAttribute('data-status')).toBe('done');
+      const lead = fuse.locator('p').first();
+      expect(await lead.textContent()).toMatch(/^-U memtype:op:filename\[:format\]: hfuse The high fuse byte\./);
+      expect(await lead.locator('em').textContent()).toMatch(/page\s2$/);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

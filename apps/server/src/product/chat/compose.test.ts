@@ -146,7 +146,7 @@ describe('composeAnswer', () => {
       'Interrupt numbers of the 8051:\nInterrupt # Description Vector Address\n0 External 0 0x0003\n1 Timer 0 0x000b\n3 Timer 1 0x001b\n4 Serial 0x0023';
     const table = composeAnswer('8051 timer 1 vector address', [passage(vectors)]).text;
     expect(table).toBe(
-      `Interrupt numbers of the 8051:\\\n*${passage('').title}, page 12* [1]\n\n- Interrupt # Description Vector Address\n- 0 External 0 0x0003\n- 1 Timer 0 0x000b\n- 3 Timer 1 0x001b\n- 4 Serial 0x0023\n\n${LOCAL_ANSWER_NOTE}`,
+      `Interrupt numbers of the 8051:\n\n- Interrupt # Description Vector Address\n- 0 External 0 0x0003\n- 1 Timer 0 0x000b\n- 3 Timer 1 0x001b\n- 4 Serial 0x0023\n\n*${passage('').title}, page 12* [1]\n\n${LOCAL_ANSWER_NOTE}`,
     );
   });
 
@@ -827,16 +827,21 @@ describe('composeAnswer', () => {
       '--list-dirs Display the directories in the search path',
       '--codeseg <Name> The name to be used for the code segment, default CSEG. This is useful if you need to tell the compiler to put the code in a special segment so you can later on tell the linker where to put it.',
     ].join('\n');
+    // With no line to introduce them, the row that answers leads.
     const rows = composeAnswer('switch off one warning by its number', [passage(options)]).text;
     expect(
-      rows.startsWith(`*${passage('').title}, page 12* [1]\n\n- \`--no-warning <nnnn>\` Disable the warning`),
+      rows.startsWith(
+        `\`--no-warning <nnnn>\` Disable the warning with number \\<nnnn>.\\\n*${passage('').title}, page 12* [1]\n\n- \`--no-warning <nnnn>\` Disable the warning`,
+      ),
     ).toBe(true);
     expect(rows).not.toContain('For more details');
 
     const captioned = composeAnswer('switch off one warning by its number', [
       passage(options.replace('see the quiet keyword on page 60.', 'the switches are listed below:')),
     ]).text;
-    expect(captioned.startsWith('`--quiet`: For more details, the switches are listed below:\\\n')).toBe(true);
+    expect(captioned.startsWith('`--quiet`: For more details, the switches are listed below:\n\n- `--no-warning')).toBe(
+      true,
+    );
   });
 
   it("shows a page's numbered list only when it or its lead-in carries the question (not only the manual's name, which shows no listing either) or it follows the answer", () => {
@@ -900,7 +905,7 @@ describe('composeAnswer', () => {
     const { text } = composeAnswer('what to note when reporting a fault', [passage(page)]);
     expect(
       text.startsWith(
-        `Faults are reported through the service portal. When reporting a fault please make sure you note:\\\n*${passage('').title}, page 12* [1]\n\n1. Note the alarm code`,
+        `Faults are reported through the service portal. When reporting a fault please make sure you note:\n\n1. Note the alarm code shown on the display.\n2. Note the hours run.\n\n*${passage('').title}, page 12* [1]`,
       ),
     ).toBe(true);
     expect(text).not.toContain('Engineers are frustrated');
@@ -1048,7 +1053,7 @@ describe('composeAnswer', () => {
     expect(sources[0]!.page).toBe(60);
     expect(
       text.startsWith(
-        'Other examples:\\\n*CX-10 Compressor Service Manual, page 60* [1]\n\n```\n.log alarm when pressure high\n+ every 1s\n.log fans when fan=off\n```',
+        'Other examples:\n\n```\n.log alarm when pressure high\n+ every 1s\n.log fans when fan=off\n```\n\n_20 more lines on the page._\n\n*CX-10 Compressor Service Manual, page 60* [1]',
       ),
     ).toBe(true);
   });
@@ -1773,5 +1778,68 @@ describe('composeAnswer, an option entry going on from the page before', () => {
       ),
     ]).text;
     expect(delay).toMatch(/^`-i delay` For bitbang-type programmers/);
+  });
+
+  // As a two-page manual's second page is extracted: the memory types go on from page 1, then the operations.
+  const continued = [
+    'hfuse The high fuse byte.',
+    'lfuse The low fuse byte.',
+    'lock The lock byte.',
+    'signature The three signature bytes of the part (its device ID).',
+    '',
+    'The op field specifies what operation to perform:',
+    'r read the specified memory of the part and write it to the specified file',
+    'w read the specified file and write it to the specified memory of the part',
+    'v read the specified memory of the part and the specified file and compare them (verify)',
+    '',
+    'The filename field names the file to read or write. The format field tells how the file is written: i for Intel Hex, s for Motorola S-record, r for raw binary; a file is read in any of them.',
+    '',
+    '-v Enable verbose output. More -v options make the programmer print more of what it does.',
+  ].join('\n');
+  const entryPage = passage(continued, { heading, page: 2 });
+
+  it("answers an option the question types from that option's entry, not from the next entry's sentence", () => {
+    const { text } = composeAnswer('which operations can the -U option do', [entryPage]);
+    expect(text).toMatch(
+      /^`-U memtype:op:filename\[:format\]`: The op field specifies what operation to perform:\n\n- r read/,
+    );
+    expect(text).not.toContain('More -v options');
+    // Another option's entry still answers a question about it, and one that types no option.
+    expect(composeAnswer('what does -v do', [entryPage]).text).toMatch(/^`-v` Enable verbose output/);
+    expect(composeAnswer('more verbose output', [entryPage]).text).toMatch(/^`-v` Enable verbose output/);
+  });
+
+  it('leads with the row that answers when the list has no line of the page to introduce it', () => {
+    const { text, sources } = composeAnswer('how do I read the high fuse byte', [entryPage]);
+    expect(text).toMatch(
+      /^`-U memtype:op:filename\[:format\]`: hfuse The high fuse byte\.\\\n\*CX-10 Compressor Service Manual, page 2\* \[1\]\n\n- hfuse The high fuse byte\.\n- lfuse/,
+    );
+    expect(sources[0]!.quote).toBe('hfuse The high fuse byte.');
+    // Rows that carry as much of the question tie: none leads, the list shows them.
+    expect(composeAnswer('which fuse byte', [entryPage]).text).toMatch(
+      /^\*CX-10 Compressor Service Manual, page 2\* \[1\]\n\n- hfuse/,
+    );
+  });
+
+  it('keeps a lead that ends in a colon with its list, the page label under a short list and above a long one', () => {
+    const { text } = composeAnswer('how do I verify the memory against a file', [entryPage]);
+    expect(text).toContain(
+      [
+        'The op field specifies what operation to perform:',
+        '',
+        '- r read the specified memory of the part and write it to the specified file',
+        '- w read the specified file and write it to the specified memory of the part',
+        '- v read the specified memory of the part and the specified file and compare them (verify)',
+        '',
+        '*CX-10 Compressor Service Manual, page 2* [1]',
+      ].join('\n'),
+    );
+    const commands = Array.from({ length: 10 }, (_, i) => `service dump --bank ${i} --verify`);
+    const long = composeAnswer('how do I verify the banks', [
+      passage(['To verify every bank, run these commands:', '', '```', ...commands, '```'].join('\n')),
+    ]).text;
+    expect(long).toMatch(
+      /^\*CX-10 Compressor Service Manual, page 12\* \[1\]\\\nTo verify every bank, run these commands:\n\n```\nservice dump --bank 0 --verify\n/,
+    );
   });
 });

@@ -107,10 +107,26 @@ const opensSection = (b: Block | undefined) =>
 const sectionAt = (blocks: Block[], index: number) => blocks.slice(0, index + 1).filter(opensSection).length;
 
 /**
+ * The option of the entry each block belongs to in an option list, or '': the entry the passage goes on with
+ * from the page before (`entry`, its heading's) until the passage opens one of its own, then the last one
+ * opened, until a numbered section starts.
+ */
+function entryOptions(blocks: Block[], entry: string): string[] {
+  let option = optionAtStart.exec(entry)?.[1] ?? '';
+  return blocks.map((b) => {
+    if (opensSection(b)) option = '';
+    const head = b.kind === 'code' ? b.text.trim() : b.kind === 'prose' ? (b.sentences[0] ?? '') : '';
+    if (opensEntry(b)) option = optionAtStart.exec(head)?.[1] ?? '';
+    return option;
+  });
+}
+
+/**
  * The passage's sentences scored against the question. A word of the question found in few
  * of them says more about which one answers ("calibrate") than one found in most ("avrdude").
+ * `entry`: the option entry the passage goes on with from the page or chunk before (its heading's).
  */
-function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
+function sentencesOf(blocks: Block[], terms: Terms, entry = ''): Scored[] {
   const texts = blocks.flatMap((block, index) =>
     block.kind === 'prose' ? block.sentences.map((text) => ({ text, block: index })) : [],
   );
@@ -171,6 +187,13 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
       ? `${above} `
       : '';
   };
+  // A question that types an option asks about that option's entry: on a page that holds it (or goes on with
+  // it from the page before), a sentence of another option's entry ("More -v options make ..." under "-v" for
+  // "which operations can the -U option do") shares only a word of the question.
+  const options = entryOptions(blocks, entry);
+  const asked = terms.codes.filter((code) => code.startsWith('-') && options.includes(code));
+  const ofAnotherEntry = (t: (typeof texts)[number]) =>
+    asked.length > 0 && options[t.block]!.startsWith('-') && !asked.includes(options[t.block]!);
   return texts.map((t, order) => {
     const explains = explained(t, order);
     let score = termScore(
@@ -179,6 +202,7 @@ function sentencesOf(blocks: Block[], terms: Terms): Scored[] {
       weights,
     );
     if (namesOption.test(withoutAsked(t.text)) || namedByQuestion(t.text, terms)) score *= OPTION_BONUS;
+    if (ofAnotherEntry(t)) score = 0;
     // A sentence longer than the answer shows is cut, and its many words make it look better than it answers.
     if (t.text.length > DIRECT_ANSWER_CHARS) score /= 2;
     return {
@@ -414,6 +438,7 @@ const inTable = (blocks: Block[], index: number) =>
 function rowsOf(
   blocks: Block[],
   chosen: Scored[],
+  terms: Terms,
 ): { rows: string[]; direct: Scored[]; shows: (block: number) => boolean } {
   const inRun = (s: Scored) => inTable(blocks, s.block);
   const best = [...chosen].sort((a, b) => b.score - a.score).find(inRun);
@@ -440,14 +465,23 @@ function rowsOf(
     else lines.push(line);
   }
   const rows = lines.map((line) => `- ${withOptionAsCode(line)}`);
-  const direct = chosen.filter((s) => s.block < start || s.block > end);
+  const shown = (block: number) => block >= start && block <= end;
+  const direct = chosen.filter((s) => !shown(s.block));
   // Rows alone are introduced by the line before them: a caption or the columns' names, or a sentence
   // that introduces ("The following table lists...", "Possible values are:"), not any sentence that ends there.
   const before = blocks[start - 1];
   const intro = before?.kind === 'prose' ? before.sentences.at(-1)! : '';
   if (direct.length === 0 && intro && !isRow(before) && (!/[.!?]["'’”)]*$/.test(intro) || introducesRows.test(intro)))
     direct.push({ text: intro, score: 0, order: -1, block: start - 1 });
-  return { rows, direct, shows: (block: number) => block >= start && block <= end };
+  // With no such line (the list goes on from the page before), the row that answers leads, so the answer does not
+  // open with its page's label: the one that carries the most of the question by its own words ("hfuse The high
+  // fuse byte."), not with the first row read as the columns' names; none when rows tie ("1 Timer 0" and "3 Timer 1"
+  // for "timer 1": the list shows which).
+  const own = (s: Scored) => termScore(s.text, terms);
+  const [answering, runnerUp] = chosen.filter((s) => shown(s.block)).sort((a, b) => own(b) - own(a));
+  if (direct.length === 0 && answering && own(answering) > 0 && !(runnerUp && own(runnerUp) === own(answering)))
+    direct.push(answering);
+  return { rows, direct, shows: shown };
 }
 
 /** Inline code that shows `text` exactly, whatever backticks it holds. */
@@ -736,7 +770,9 @@ const bestSentence = (passage: Passage, terms: Terms) => {
   const lines = blocks.flatMap((b) => (b.kind === 'code' ? b.text.split('\n') : []));
   return Math.max(
     0,
-    ...[...sentencesOf(blocks, terms).map((s) => s.text), ...lines].map((t) => carriedBeyondValues(t, terms)),
+    ...[...sentencesOf(blocks, terms, entryOf(passage.heading)).map((s) => s.text), ...lines].map((t) =>
+      carriedBeyondValues(t, terms),
+    ),
   );
 };
 
@@ -801,6 +837,13 @@ function showsHow(passage: Passage, terms: Terms): boolean {
   });
 }
 
+const SHORT_BLOCK_LINES = 6;
+const SHORT_BLOCK_CHARS = 480;
+/** Whether a list or listing is short enough that the page's label under it stays on a phone's first screen. */
+const fitsAboveLabel = (block: string) =>
+  block.split('\n').filter((line) => line.trim() && !/^`{3,}$/.test(line)).length <= SHORT_BLOCK_LINES &&
+  block.length <= SHORT_BLOCK_CHARS;
+
 /**
  * The answer when no AI model is configured, composed from the retrieved passages (best
  * first, see leadFirst): a direct answer of up to three sentences of the best passage that carry the
@@ -815,7 +858,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     return { text: `No manual in the library matches this question yet.\n\n${LOCAL_ANSWER_NOTE}`, sources: [] };
   const blocks = parseBlocks(best.text);
   const asked = askedValue(question);
-  const scored = sentencesOf(blocks, terms);
+  const scored = sentencesOf(blocks, terms, entryOf(best.heading));
   const picked = pickSentences(
     scored,
     DIRECT_ANSWER_CHARS,
@@ -838,7 +881,7 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   // carries only it answers nothing.
   const topical = { ...terms, words: terms.words.filter((w) => !hasWord(best.title, w)) };
   const steps = stepsOf(blocks, topical, direct);
-  const { rows, direct: shownFirst, shows } = rowsOf(blocks, direct);
+  const { rows, direct: shownFirst, shows } = rowsOf(blocks, direct, terms);
   // A sentence that leads into the steps ("When reporting a bug please make sure you:") ends the direct
   // answer, so the list follows it; what the page says after the list would come before it.
   const firstStep = blocks.findIndex((b) => b.kind === 'step');
@@ -874,10 +917,23 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
   const quote = lead[0]?.text ?? direct[0]?.text ?? quoteOf(question, best.text);
   const sources = [sourceOf(best, quote)];
 
-  const parts = [`${leadText ? `${leadText}\\\n` : ''}*${label(best)}* [1]`];
-  if (rows.length > 0) parts.push(rows.join('\n'));
-  if (steps.length > 0) parts.push(steps.join('\n'));
-  parts.push(...code.map((c) => c.text));
+  const body = [
+    ...(rows.length > 0 ? [rows.join('\n')] : []),
+    ...(steps.length > 0 ? [steps.join('\n')] : []),
+    ...code.map((c) => c.text),
+  ];
+  const cited = `*${label(best)}* [1]`;
+  // A lead that ends in a colon introduces the list or listing under it, and the page's label between them
+  // would part them: it comes under a short one, or above the lead when the block is too long for the label
+  // under it to show on a phone's first screen.
+  const introduces = lead.at(-1)?.text.endsWith(':') === true && body.length > 0;
+  const parts = !leadText
+    ? [cited, ...body]
+    : !introduces
+      ? [`${leadText}\\\n${cited}`, ...body]
+      : fitsAboveLabel(body[0]!)
+        ? [leadText, body[0]!, cited, ...body.slice(1)]
+        : [`${cited}\\\n${leadText}`, ...body];
 
   const shownPages = new Set([`${best.manualId}:${best.page}`]);
   const shown: { passage: Passage; blocks: Block[]; sentences: Scored[]; carries: number }[] = [];
@@ -888,9 +944,11 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
     if (shownPages.has(key) || isListing(passage.text)) continue;
     // A numbered heading alone ("3.2 Terminal Mode Examples") names a section and says nothing of it.
     const passageBlocks = parseBlocks(passage.text);
-    const sentences = pickSentences(sentencesOf(passageBlocks, terms), FURTHER_CHARS, 80).filter(
-      (s) => !isDrawing(s.text) && !(sectionHeading.test(s.text) && !/[.!?]["'’”)]*$/.test(s.text)),
-    );
+    const sentences = pickSentences(
+      sentencesOf(passageBlocks, terms, entryOf(passage.heading)),
+      FURTHER_CHARS,
+      80,
+    ).filter((s) => !isDrawing(s.text) && !(sectionHeading.test(s.text) && !/[.!?]["'’”)]*$/.test(s.text)));
     // A page is shown only when it carries the question about as well as the best one does. A page of
     // another manual, ranked below the second, only when as well: a question is about one machine,
     // and such a page that shares a word of it ("default", "skip") is noise under the answer; ranked

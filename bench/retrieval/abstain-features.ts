@@ -1,5 +1,5 @@
 /**
- * What decideRelevance reads of each tuned question's best candidate (coverage, word coverage, the
+ * What the relevance decision (relevanceScore) reads of each tuned question's best candidates (coverage, word coverage, the
  * share lacking from the library, cosine, and the other full-text features and fused scores that
  * bench/retrieval/abstain-fit.ts may read), whether it answers, and where the right page ranks:
  *
@@ -8,7 +8,7 @@
  * Tuned questions only; the held-out ones are never read (bench/README.md, branch abstain2).
  */
 import { writeFile } from 'node:fs/promises';
-import { answersQuestion, decideRelevance, fuseScores } from '../../apps/server/src/product/retrieval/rank.js';
+import { answersQuestion, fuseScores } from '../../apps/server/src/product/retrieval/rank.js';
 import { findCandidates } from '../../apps/server/src/product/retrieval/retrieve.js';
 import { openKeptDatabase } from './kept-database.js';
 
@@ -57,7 +57,6 @@ for (const q of tuned) {
       optionEntry: c.features.optionEntry ?? false,
       namedManual: c.features.namedManual ?? false,
       soleManual: c.features.soleManual ?? false,
-      relevant: decideRelevance(c),
       score: c.score,
     })),
     q: q.question,

@@ -1,5 +1,5 @@
 /**
- * Leave-one-batch-out estimate of relevance rules (decideRelevance) on what abstain-features.ts
+ * Leave-one-batch-out estimate of relevance rules (answersQuestion) on what abstain-features.ts
  * dumped for the tuned questions:
  *
  *   npx tsx bench/retrieval/abstain-fit.ts <dump.json>
@@ -246,11 +246,11 @@ const linearRule: Rule = {
   },
 };
 
-/** Today's form (decideRelevance) with its four thresholds picked on the training rows, as sweep.ts's grid. */
+/** The former form (thresholds on a candidate's coverage, cosine and words, before branch abstain4) with its four thresholds picked on the training rows, as sweep.ts's grid. */
 const currentFormRule: Rule = {
   name: "today's form, thresholds re-picked",
   fit: (train) => {
-    // decideRelevance over the first three candidates, as answersQuestion was before branch abstain4.
+    // The former rule over the first three candidates, as answersQuestion was before branch abstain4.
     const form = (c: number, s: number, cs: number, ws: number) => (r: Row) =>
       r.cands!.slice(0, 3).some((t) => {
         if (t.cov >= c) return true;
@@ -309,7 +309,7 @@ const eitherRule: Rule = {
 
 const currentRule: Rule = {
   name: 'the rule of the dump (answersQuestion when abstain-features.ts ran)',
-  fit: () => ({ answers: (r) => r.relevant, describe: 'decideRelevance' }),
+  fit: () => ({ answers: (r) => r.relevant, describe: 'answersQuestion' }),
 };
 
 const rows = JSON.parse(await readFile(process.argv[2]!, 'utf8')) as Row[];

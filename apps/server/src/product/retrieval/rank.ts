@@ -6,7 +6,7 @@ import { splitSentences, termCount, type Terms, termScore, wordsOf } from './pas
 export interface LexicalFeatures {
   /** Share of the question's terms the chunk contains, 0 to 1. */
   coverage: number;
-  /** Share of the question's terms that are words no chunk of the library holds, the same in every candidate (decideRelevance), 0 to 1. */
+  /** Share of the question's terms that are words no chunk of the library holds, the same in every candidate (relevanceScore), 0 to 1. */
   lacking?: number;
   /** The same share counting the question's words alone (no identifier), in the chunk or its manual's title, 0 to 1. */
   wordCoverage: number;
@@ -180,19 +180,6 @@ export interface Place {
 
 // Calibrated on bench/retrieval's tuned questions (see bench/README.md, retrieval).
 export const SEMANTIC_WEIGHT = 1;
-export const RELEVANT_COVERAGE = 0.45;
-export const RELEVANT_SEMANTIC = 0.3;
-export const RELEVANT_COVERAGE_WITH_SEMANTIC = 0.25;
-export const RELEVANT_WORDS_WITH_SEMANTIC = 0.3;
-/**
- * A best candidate very close in meaning that holds over a third of the question's terms answers it
- * though most of what it holds is an identifier ("a z80 simulator ... to test without the board" on
- * the page listing sdcc's "sz80 - The ucSim Z80 simulator"): it still needs a word of the question.
- * On the tuned questions any cosine from 0.5 to 0.7 and coverage from 0.3 to 0.43 answers the same.
- */
-export const CLOSE_SEMANTIC = 0.55;
-export const CLOSE_COVERAGE = 0.36;
-export const CLOSE_WORDS = 0.1;
 
 // Subtracted from a contents or index page's score, calibrated the same way.
 export const LISTING_PENALTY = 0.3;
@@ -557,45 +544,6 @@ export function bringOpeningsForward<C extends { score: number; place?: Place }>
 }
 
 /**
- * Whether the best candidate answers the question well enough to be given as the answer: it
- * holds most of the question's weight in terms, or it is close in meaning and holds some of the
- * question's terms and of its words alone. Words, not only identifiers: a question about another
- * machine that shares a model number with a manual ("the timing belt of the RC-50 van") is close
- * in meaning to every page that names it, and holds nothing else of the question. No longer what
- * answersQuestion asks (relevanceScore, branch abstain4): kept as the former rule that
- * bench/retrieval's sweep.ts and abstain-features.ts compare against.
- */
-export function decideRelevance(
-  top:
-    | {
-        coverage: number;
-        semantic: number | undefined;
-        features: Pick<LexicalFeatures, 'wordCoverage' | 'lacking' | 'optionEntry' | 'namedManual' | 'soleManual'>;
-      }
-    | undefined,
-): boolean {
-  if (!top) return false;
-  if (top.coverage >= RELEVANT_COVERAGE) return true;
-  // A question about a short option of a tool the library documents ("ngspice -o out.log, what lands
-  // in that file", "can I point -P at its IP" with an stk500 only avrdude names) is answered by that
-  // option's own entry, whatever else it brings: the technician's file names, the cabinet it sits in.
-  // The entry alone is not enough: another tool's option may share the letter ("tar -x").
-  if (top.features.optionEntry && (top.features.namedManual || top.features.soleManual)) return true;
-  if (top.semantic === undefined) return false;
-  if (top.semantic >= CLOSE_SEMANTIC && top.coverage >= CLOSE_COVERAGE && top.features.wordCoverage >= CLOSE_WORDS)
-    return true;
-  // A question whose every word the library holds is asked in the library's own terms: a word of
-  // it on the page is enough (CLOSE_WORDS). A question about something else brings words no manual
-  // holds ("radiator", "van"), and its best page must hold more of its words.
-  const words = top.features.lacking === 0 ? CLOSE_WORDS : RELEVANT_WORDS_WITH_SEMANTIC;
-  return (
-    top.semantic >= RELEVANT_SEMANTIC &&
-    top.coverage >= RELEVANT_COVERAGE_WITH_SEMANTIC &&
-    top.features.wordCoverage >= words
-  );
-}
-
-/**
  * How many of the best candidates may show that the library answers. The best by score is often
  * the page closest in meaning yet holding few of the question's words, with the page that holds
  * them second or third ("flash a hex file to an atmega328p with a usbasp": sdcc's page on hex files
@@ -610,11 +558,11 @@ export const AGREEMENT_CANDIDATES = 5;
  * model fitted on the tuned questions of twelve batches written at different times. Each term is
  * the best of the first RELEVANCE_CANDIDATES, not of the first alone, so a technician's filler
  * ("tired of", "every single time") that deflates one page's coverage is made up by another page's
- * words, by the question naming the manual, by the pages agreeing on one manual. decideRelevance's
- * thresholds, tuned batch after batch, wrongly refused 5 of 27 answerable questions of the next
- * batch; left out one batch at a time, this wrongly refuses 8 of 415 answerable and refuses 110 of
- * 122 unanswerable, against 16 to 22 and 110 to 111 for decideRelevance's form re-tuned the same way
- * (bench/README.md, branch abstain4).
+ * words, by the question naming the manual, by the pages agreeing on one manual. The rule it
+ * replaced (thresholds on the best candidate's coverage, cosine and words), tuned batch after batch,
+ * wrongly refused 5 of 27 answerable questions of the next batch; left out one batch at a time, this
+ * wrongly refuses 8 of 415 answerable and refuses 110 of 122 unanswerable, against 16 to 22 and 110
+ * to 111 for that rule re-tuned the same way (bench/README.md, branch abstain4; abstain-fit.ts).
  */
 export const RELEVANCE_WEIGHTS = {
   coverage: 5.7,

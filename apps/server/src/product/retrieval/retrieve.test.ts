@@ -11,7 +11,6 @@ import {
   bringEntriesForward,
   bringOpeningsForward,
   answersQuestion,
-  decideRelevance,
   relevanceScore,
   RELEVANCE_THRESHOLD,
   fencedShare,
@@ -1188,24 +1187,6 @@ describe('the first page of a section', () => {
 });
 
 describe('whether the library answers', () => {
-  it('answers from a page very close in meaning that holds a third of the terms, mostly an identifier, and a word', () => {
-    // sdcc's component list for "a z80 simulator ... to test without the board": coverage 0.43, words 0.2, cosine 0.7.
-    const top = (semantic: number, wordCoverage: number) => ({ coverage: 0.43, semantic, features: { wordCoverage } });
-    expect(decideRelevance(top(0.7, 0.2))).toBe(true);
-    // Less close in meaning, or holding only the identifier (another machine sharing a model number): not.
-    expect(decideRelevance(top(0.45, 0.2))).toBe(false);
-    expect(decideRelevance(top(0.7, 0))).toBe(false);
-  });
-
-  it('asks a page fewer of the words of a question whose every word the library holds', () => {
-    // ngspice's pot element for "a pot with a wiper I can set, like turned to 45%": coverage 0.36, words 0.26, cosine 0.42.
-    const top = (lacking: number) => ({ coverage: 0.36, semantic: 0.42, features: { wordCoverage: 0.26, lacking } });
-    expect(decideRelevance(top(0))).toBe(true);
-    // The same page for a question with a word no manual holds: not.
-    expect(decideRelevance(top(0.2))).toBe(false);
-    // Nor one that holds none of its words.
-    expect(decideRelevance({ ...top(0), features: { wordCoverage: 0, lacking: 0 } })).toBe(false);
-  });
   // A candidate as answersQuestion reads it: its manual, and nothing shown unless given.
   const page = (
     manual: string,
@@ -1303,18 +1284,6 @@ describe("a short option's entry in the manual of the tool the question names", 
       expect((await answer(lib, question)).relevant, question).toBe(false);
     // The tool named, but the option is no entry of its manual.
     expect((await answer(lib, 'flashtool -z out.log, what lands in that file')).relevant).toBe(false);
-  });
-
-  it('needs both the entry and the named or only manual', () => {
-    const top = (features: Partial<LexicalFeatures>) => ({
-      coverage: 0.2,
-      semantic: 0.4,
-      features: { wordCoverage: 0.4, lacking: 0.27, ...features },
-    });
-    expect(decideRelevance(top({ optionEntry: true, namedManual: true }))).toBe(true);
-    expect(decideRelevance(top({ optionEntry: true, soleManual: true }))).toBe(true);
-    expect(decideRelevance(top({ optionEntry: true }))).toBe(false);
-    expect(decideRelevance(top({ namedManual: true, soleManual: true }))).toBe(false);
   });
 });
 

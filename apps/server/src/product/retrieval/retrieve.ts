@@ -1043,7 +1043,7 @@ export async function findCandidates(
   const standInTerms = found
     .filter((t) => t.anyOf && missing.some((m) => m.typed === t.typed))
     .map((t) => ({ ...t, weight: scoredWeight.get(t.query)! }));
-  // The share of the question the library lacks altogether: the same for every candidate (decideRelevance).
+  // The share of the question the library lacks altogether: the same for every candidate (relevanceScore).
   const lackingShare = missing.reduce((sum, t) => sum + t.weight, 0) / scoredTotal;
   const mates = pageMates(rows.map((row) => ({ manual: row.manual_id, page: row.page_number })));
   // The question's own terms as scored (a stand-in's alternatives are not counted).

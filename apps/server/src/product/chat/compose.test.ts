@@ -932,6 +932,48 @@ describe('composeAnswer', () => {
     expect(text).toContain('```\npurge_interval = 30\n```\n\n```\nfan_speed = 2\n```');
   });
 
+  it('shows a listing the page prints twice once', () => {
+    // avrdude's page 28: the same parameter under two bootloaders, each introduced alike.
+    const page = [
+      '```',
+      '‘serial_recv_timeout=1...’',
+      '```',
+      '',
+      'This sets the serial receive timeout to the given value. The timeout happens every time avrdude waits for the BusPirate prompt. Especially in ascii mode this happens very often, so setting a smaller value can speed up programming a lot. The default value is 100ms.',
+      'Using 10ms might work in most cases.',
+      '',
+      '```',
+      'Micronucleus bootloader',
+      '```',
+      '',
+      'When using the Micronucleus programmer type, the following optional extended parameter is accepted:',
+      '',
+      '```',
+      '‘wait=timeout’',
+      '```',
+      '',
+      'If the device is not connected, wait for the device to be plugged in.',
+      'The optional timeout specifies the connection time-out in seconds.',
+      'If no time-out is specified, AVRDUDE will wait indefinitely until the device is plugged in.',
+      '',
+      '```',
+      'Teensy bootloader',
+      '```',
+      '',
+      'When using the Teensy programmer type, the following optional extended parameter is accepted:',
+      '',
+      '```',
+      '‘wait=timeout’',
+      '```',
+    ].join('\n');
+    const { text } = composeAnswer(
+      "urclock won't sync on a board with a big cap on reset, it's slow coming out of reset. can avrdude wait longer after resetting it?",
+      [passage(page, { heading: '2.2 Programmers accepting extended parameters' })],
+    );
+    expect(text).toContain('```\n‘wait=timeout’\n```');
+    expect(text.split('```\n‘wait=timeout’\n```').length - 1).toBe(1);
+  });
+
   it('leaves out a sentence that introduces a table or listing the answer does not show', () => {
     const page = [
       'The A12 alarm trips when the intake is blocked. The pin mapping for the A12 sensor plug is:',

@@ -678,10 +678,10 @@ function codeOf(
   const next = code.find((c) => c.index > after && c.index <= after + 2 && (introduces || !entryHead(c)));
   // The listing a chosen sentence introduces ("add the following .option card:") is what it asks to type.
   const introduced = code.filter((c) => direct.some((s) => s.block === c.index - 1 && s.text.endsWith(':')));
-  const chosen = [...new Set([...introduced, ...(matching.length > 0 ? matching : next ? [next] : [])])].slice(
-    0,
-    MAX_CODE_BLOCKS,
-  );
+  // A listing printed twice on the page (the same parameter under two programmers) is shown once.
+  const chosen = [...new Set([...introduced, ...(matching.length > 0 ? matching : next ? [next] : [])])]
+    .filter((c, i, all) => all.findIndex((o) => o.text.trim() === c.text.trim()) === i)
+    .slice(0, MAX_CODE_BLOCKS);
   chosen.sort((a, b) => a.index - b.index);
   // A listing that carries clearly less of the question than the one after it (the example before, "Connect to the
   // JTAG ICE mkII which serial number ends up in 1C37 ...", above the one asked for, "List the serial numbers of all

@@ -106,6 +106,9 @@ const opensSection = (b: Block | undefined) =>
 /** How many numbered sections of the passage have opened by block `index`: the blocks of one section share it. */
 const sectionAt = (blocks: Block[], index: number) => blocks.slice(0, index + 1).filter(opensSection).length;
 
+/** What a block opens with: a listing's text, a paragraph's first sentence; '' for any other block. */
+const headOf = (b: Block) => (b.kind === 'code' ? b.text.trim() : b.kind === 'prose' ? (b.sentences[0] ?? '') : '');
+
 /**
  * The option of the entry each block belongs to in an option list, or '': the entry the passage goes on with
  * from the page before (`entry`, its heading's) until the passage opens one of its own, then the last one
@@ -115,8 +118,7 @@ function entryOptions(blocks: Block[], entry: string): string[] {
   let option = optionAtStart.exec(entry)?.[1] ?? '';
   return blocks.map((b) => {
     if (opensSection(b)) option = '';
-    const head = b.kind === 'code' ? b.text.trim() : b.kind === 'prose' ? (b.sentences[0] ?? '') : '';
-    if (opensEntry(b)) option = optionAtStart.exec(head)?.[1] ?? '';
+    if (opensEntry(b)) option = optionAtStart.exec(headOf(b))?.[1] ?? '';
     return option;
   });
 }
@@ -601,8 +603,7 @@ function directText(sentences: Scored[], blocks: Block[], entry = ''): string {
 }
 
 /** Whether a block opens an option's entry: the option alone on its line, or run into its description. */
-const opensEntry = (b: Block) =>
-  b.kind === 'code' ? isOptionLine(b.text) : b.kind === 'prose' && opensOptionEntry(b.sentences[0] ?? '');
+const opensEntry = (b: Block) => (b.kind === 'code' ? isOptionLine(b.text) : opensOptionEntry(headOf(b)));
 
 /** The passage's numbered steps as an ordered list, when it holds a procedure (two steps or more). */
 function stepsOf(blocks: Block[], terms: Terms, direct: Scored[]): string[] {
@@ -789,8 +790,8 @@ function leadFirst(question: string, passages: Passage[], terms: Terms): Passage
   const options = terms.codes.filter((code) => code.startsWith('-'));
   const hasOwnEntry = (passage: Passage) =>
     parseBlocks(passage.text).some((b) => {
-      const head = b.kind === 'prose' ? b.sentences[0] : b.kind === 'code' && isOptionLine(b.text) ? b.text.trim() : '';
-      return options.some((option) => head === option || head?.startsWith(`${option} `));
+      const head = b.kind === 'code' && !isOptionLine(b.text) ? '' : headOf(b);
+      return options.some((option) => head === option || head.startsWith(`${option} `));
     });
   // Unless the first carries an identifier of the question that the entry lacks: "-p code for attiny1634R"
   // asks for the part's row ("t1634r ATtiny1634R"), not for what -p does.

@@ -1692,6 +1692,34 @@ describe('composeAnswer', () => {
     expect(start.text).toMatch(/^ngspice will start/);
   });
 
+  it('names the command a list runs into its description when a later sentence of the entry answers', () => {
+    const terminal = [
+      '```',
+      'sck period',
+      '```',
+      '',
+      'STK500 and STK600 only: Set the SCK clock period to period microseconds.',
+      '',
+      'JTAG ICE only: Set the JTAG ICE bit clock period to period microseconds.',
+      '',
+      'Note that unlike STK500 settings, this setting will be reverted to its default value when the programming software signs off.',
+      '',
+      'parms STK500 and STK600 only: Display the current voltage and programming oscillator parameters. JTAG ICE only: Display the current target supply voltage and JTAG bit clock rate/period.',
+    ].join('\n');
+    const avrdude = { manualId: 'manual_avrdude', title: 'AVRDUDE user manual', page: 37 };
+    const { text } = composeAnswer('jtag ice: how do I see the target supply voltage and clock it is set to', [
+      passage(terminal, avrdude),
+    ]);
+    expect(text).toContain('`parms`: JTAG ICE only: Display the current target supply voltage');
+    // A paragraph that opens in lower case outside a command list goes on from the page before: no name.
+    const prose = [
+      'and F1 - F2. One of the advantages of the Volterra series technique is that it computes the distortion directly.',
+    ].join('\n');
+    const ngspice = { manualId: 'manual_ngspice', title: 'Ngspice user manual', page: 300 };
+    const volterra = composeAnswer('what is the advantage of the volterra series technique', [passage(prose, ngspice)]);
+    expect(volterra.text).toMatch(/^One of the advantages/);
+  });
+
   it('answers a question that asks for a value with the sentence of its section that gives one', () => {
     const pointers = [
       '3.5.1.8 Pointers to MCS51/DS390 intrinsic named address spaces',

@@ -512,6 +512,23 @@ const isCommandEntry = (code: string) =>
 // Analysis of ...", "3.5.4.2 __sfr16" (its sentence, "The Padauk family has a 16-bit timer ...", does not repeat it).
 const commandHeading = new RegExp(String.raw`^\d+(?:\.\d+)+\.?\s+(${DOT_COMMAND}|${OPTION}|__[A-Za-z]\w*)(?=:|\s|$)`);
 
+// A command run into its description: "parms STK500 and STK600 only: Display ...", "fosc off Turn the ...".
+const runInCommand = /^([a-z][\w-]*(?: [a-z][\w-]*){0,2}) (?=\p{Lu})/u;
+
+/**
+ * The command a paragraph of a command list opens with, run into its description, when commands printed
+ * alone above their descriptions ("sck period") stand next to it: elsewhere a paragraph that opens in
+ * lower case goes on with a sentence of the page or chunk before ("and F1 - F2. One of ...").
+ */
+function commandRunInto(blocks: Block[], index: number): string | undefined {
+  const paragraph = blocks[index];
+  const head = paragraph?.kind === 'prose' ? runInCommand.exec(paragraph.sentences[0]!)?.[1] : undefined;
+  const inList = blocks
+    .slice(Math.max(0, index - 6), index + 7)
+    .some((b) => b.kind === 'code' && isCommandEntry(b.text));
+  return head && inList ? head : undefined;
+}
+
 /**
  * The option a sentence describes when it does not name it: printed on the line before its
  * description (an option list), at the head of the sentence's paragraph ("--acall-ajmp
@@ -524,7 +541,7 @@ function subjectOf(blocks: Block[], sentence: Scored): string | undefined {
   if (paragraph?.kind !== 'prose' || optionAtStart.test(sentence.text)) return undefined;
   const place = paragraph.sentences.indexOf(sentence.text);
   if (place > 0) {
-    const head = optionAtStart.exec(paragraph.sentences[0]!)?.[1];
+    const head = optionAtStart.exec(paragraph.sentences[0]!)?.[1] ?? commandRunInto(blocks, sentence.block);
     if (head && !sentence.text.includes(head)) return head;
   }
   const before = blocks[sentence.block - 1];

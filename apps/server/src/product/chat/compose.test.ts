@@ -344,7 +344,7 @@ describe('composeAnswer', () => {
       ),
     ].join('\n\n');
     const { text } = composeAnswer('sick of typing -B every time, can I set a default bit clock', [passage(page)]);
-    expect(text.startsWith('Assign the default bitclock value.')).toBe(true);
+    expect(text.startsWith('**4.1 AVRDUDE Defaults**\\\nAssign the default bitclock value.')).toBe(true);
   });
 
   it('answers with the troubleshooting entry that matches best, whole and alone', () => {
@@ -815,7 +815,11 @@ describe('composeAnswer', () => {
       'tool foomain.c foo1.rel foo2.rel',
     ].join('\n');
     const { text } = composeAnswer('How do I link several source files?', [passage(page)]);
-    expect(text.startsWith('Then compile the source file containing the main() function')).toBe(true);
+    expect(
+      text.startsWith(
+        '**3.2.3 Projects with Multiple Source Files**\\\nThen compile the source file containing the main() function',
+      ),
+    ).toBe(true);
     expect(text).not.toContain('sourcefile');
   });
 
@@ -1484,7 +1488,7 @@ describe('composeAnswer', () => {
     ].join('\n');
     const { text } = composeAnswer('.purge line, what are tpurge tstop tdelay', [passage(page)]);
     expect(text).not.toMatch(/^\S*\.purge[^\n]*Examples:/);
-    expect(text.startsWith('The purge runs for tpurge every tstop')).toBe(true);
+    expect(text.startsWith('**11.3.9 .PURGE: Purge cycle**\\\nThe purge runs for tpurge every tstop')).toBe(true);
   });
 
   it('answers an error message printed as a listing with the sentence under it that explains it', () => {
@@ -1508,7 +1512,11 @@ describe('composeAnswer', () => {
       'This message is a generic message about the purge cycle.',
     ].join('\n');
     const { text } = composeAnswer('VALVE: Position sensor out of range! what is wrong', [passage(page)]);
-    expect(text.startsWith('This message occurs whenever the stroke was taught with the valve half open')).toBe(true);
+    expect(
+      text.startsWith(
+        '**7.3.2 Valve block**\\\nThis message occurs whenever the stroke was taught with the valve half open',
+      ),
+    ).toBe(true);
   });
 
   it('starts a listing too long to show at the line that carries the question when the top would push it down', () => {
@@ -1718,6 +1726,30 @@ describe('composeAnswer', () => {
     const ngspice = { manualId: 'manual_ngspice', title: 'Ngspice user manual', page: 300 };
     const volterra = composeAnswer('what is the advantage of the volterra series technique', [passage(prose, ngspice)]);
     expect(volterra.text).toMatch(/^One of the advantages/);
+  });
+
+  it('names the lead by its numbered section when it starts further into the section than the paragraph under the heading', () => {
+    const optimizers = [
+      '23.4 ngspice optimizer using a Python script',
+      '',
+      'Werner Hoch has developed a ngspice optimization procedure based on the differential evolution algorithm.',
+      '',
+      '23.5 ngspice optimizer using ASCO',
+      '',
+      'The ASCO optimizer, developed by Joao Ramos, also applies the differential evolution algorithm.',
+      '',
+      'Several optimization examples are prepared for use with ngspice. Parallel processing on a multi-core computer has been tested using MPI under MS Windows.',
+    ].join('\n');
+    const ngspice = { manualId: 'manual_ngspice', title: 'Ngspice user manual', page: 520 };
+    const { text } = composeAnswer('can the optimization run parallel on a multi-core computer', [
+      passage(optimizers, ngspice),
+    ]);
+    expect(text).toMatch(
+      /^\*\*23\.5 ngspice optimizer using ASCO\*\*\\\n[^\n]*Parallel processing on a multi-core computer/,
+    );
+    // The paragraph under the heading needs no name: the heading would only repeat its first words.
+    const hoch = composeAnswer('who developed the python optimization procedure', [passage(optimizers, ngspice)]);
+    expect(hoch.text).toMatch(/^Werner Hoch has developed/);
   });
 
   it('answers a question that asks for a value with the sentence of its section that gives one', () => {

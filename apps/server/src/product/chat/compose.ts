@@ -619,6 +619,20 @@ function directText(sentences: Scored[], blocks: Block[], entry = ''): string {
   return lines.join('\\\n');
 }
 
+/**
+ * The numbered heading of the lead's section, bold, when the lead starts further into the section than the
+ * paragraph under its heading: "Several optimization examples ... tested using MPI" says which tool only under
+ * "23.5 ngspice optimizer using ASCO", and "--xstack Uses a pseudo stack ..." which port only under "3.3.6 MCS51
+ * Options". Not a table's cell that looks like one ("40.65 ms").
+ */
+function sectionNameOf(blocks: Block[], lead: Scored[]): string {
+  const first = lead[0];
+  const at = first ? blocks.slice(0, first.block).findLastIndex(opensSection) : -1;
+  const name = at >= 0 ? headOf(blocks[at]!) : '';
+  const named = at >= 0 && at < first!.block - 1 && !lead.some((s) => s.block === at) && /^\S+\s+\S{3}/.test(name);
+  return named ? `**${escapeMarkdown(name)}**` : '';
+}
+
 /** Whether a block opens an option's entry: the option alone on its line, or run into its description. */
 const opensEntry = (b: Block) => (b.kind === 'code' ? isOptionLine(b.text) : opensOptionEntry(headOf(b)));
 
@@ -931,7 +945,9 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
       ? [{ text: intro.sentences.at(-1)!, score: 0, order: -1, block: code[0]!.index - 1 }]
       : [];
   const lead = bestScore === 0 && code.length > 0 ? introduced : kept.length > 0 ? kept : beforeSteps;
-  const leadText = directText(lead, blocks, entryOf(best.heading));
+  const leadText = [sectionNameOf(blocks, lead), directText(lead, blocks, entryOf(best.heading))]
+    .filter(Boolean)
+    .join('\\\n');
   const quote = lead[0]?.text ?? direct[0]?.text ?? quoteOf(question, best.text);
   const sources = [sourceOf(best, quote)];
 

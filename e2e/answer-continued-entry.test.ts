@@ -183,4 +183,41 @@ describe.each(VIEWPORT_NAMES)('an answer from the page an option entry runs on t
       await context.close();
     }
   });
+
+  test('a lead from further into its numbered section is named by the section, bold, on the line above', async () => {
+    const { page, context, errors, chat } = await openChatAsNewUser({
+      browser,
+      serverUrl: server.url,
+      viewport,
+      displayName: 'Otto Option',
+    });
+    try {
+      // From the -p entry, the second paragraph under "2.1 Option Descriptions": without the heading the answer
+      // would not say that it is an option of the programmer's command line.
+      await chat.sendUserMessage('how do I get the list of the known parts');
+      const answer = await chat.waitForAnswer();
+      expect(await answer.getAttribute('data-status')).toBe('done');
+      const lead = answer.locator('p').first();
+      const section = lead.locator('strong').first();
+      expect(await section.textContent()).toBe('2.1 Option Descriptions');
+      expect(await lead.evaluate((el) => el.firstElementChild?.tagName)).toBe('STRONG');
+      // On a line of its own, above the sentence that answers, which names its option as code.
+      const [heading, answering] = await Promise.all([
+        section.evaluate((el) => el.getBoundingClientRect().bottom),
+        lead
+          .locator('code')
+          .first()
+          .evaluate((el) => el.getBoundingClientRect().top),
+      ]);
+      expect(answering).toBeGreaterThanOrEqual(heading - 1);
+      expect(await lead.locator('code').first().textContent()).toBe('-p partno');
+      expect(await lead.textContent()).toContain('listing the known parts with -p ?.');
+      expect(await lead.locator('em').textContent()).toMatch(/page\s1$/);
+      await answer.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await saveScreenshot(page, `answer-section-heading-${viewport}`);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -61,6 +61,10 @@ export function escapeMarkdown(text: string): string {
     .replace(/^(\s*)([-+]\s|#{1,6}(?:\s|$)|>|=+\s*$|-+\s*$|\d+[.)]\s)/, '$1\\$2');
 }
 
+/** The first of the items with the same text: a page may print a sentence or a listing twice (two programmers' entries). */
+const oncePerText = <T extends { text: string }>(items: T[]) =>
+  items.filter((item, i) => items.findIndex((other) => other.text.trim() === item.text.trim()) === i);
+
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
@@ -412,7 +416,7 @@ function pickSentences(
     take(next);
   }
   // A page may print the same sentence twice (two programmers' entries): it is shown once.
-  return chosen.filter((s, i) => chosen.findIndex((other) => other.text === s.text) === i);
+  return oncePerText(chosen);
 }
 
 const MAX_ROWS = 12;
@@ -711,9 +715,9 @@ function codeOf(
   // The listing a chosen sentence introduces ("add the following .option card:") is what it asks to type.
   const introduced = code.filter((c) => direct.some((s) => s.block === c.index - 1 && s.text.endsWith(':')));
   // A listing printed twice on the page (the same parameter under two programmers) is shown once.
-  const chosen = [...new Set([...introduced, ...(matching.length > 0 ? matching : next ? [next] : [])])]
-    .filter((c, i, all) => all.findIndex((o) => o.text.trim() === c.text.trim()) === i)
-    .slice(0, MAX_CODE_BLOCKS);
+  const chosen = oncePerText([
+    ...new Set([...introduced, ...(matching.length > 0 ? matching : next ? [next] : [])]),
+  ]).slice(0, MAX_CODE_BLOCKS);
   chosen.sort((a, b) => a.index - b.index);
   // A listing that carries clearly less of the question than the one after it (the example before, "Connect to the
   // JTAG ICE mkII which serial number ends up in 1C37 ...", above the one asked for, "List the serial numbers of all

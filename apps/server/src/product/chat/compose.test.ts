@@ -458,6 +458,44 @@ describe('composeAnswer', () => {
     expect(composeAnswer('how do I read the alarm log', [says, other, lower, shows]).sources[0]!.page).toBe(40);
   });
 
+  it('keeps the first page for "how do I" when it shows how by an option entry or a numbered step that carries the question', () => {
+    const lower = passage(
+      ['Purge settings of the service console:', '', '```', 'purge = <yes/no> ; # line purge', '```'].join('\n'),
+      {
+        page: 44,
+        chunkId: 'c3',
+      },
+    );
+    const other = passage('Spare parts are listed at the end.', { page: 41, chunkId: 'c2' });
+    // An option printed above its description: what to type is the option.
+    const entry = passage(
+      [
+        '```',
+        '‘nopurge’',
+        '```',
+        '',
+        'Newer firmware purges the line at every start. This option switches the purge off.',
+      ].join('\n'),
+      { page: 27 },
+    );
+    expect(composeAnswer('how do I switch off the line purge at start', [entry, other, lower]).sources[0]!.page).toBe(
+      27,
+    );
+    // A numbered step that carries the question is what to do.
+    const steps = passage(
+      ['To keep the line clean:', '', '1. Purge the line at every start.', '2. Check the valve monthly.'].join('\n'),
+      { page: 27 },
+    );
+    expect(composeAnswer('how do I keep the line purge short', [steps, other, lower]).sources[0]!.page).toBe(27);
+    // A description that does not carry the question shows nothing: the lower page that shows what to type leads.
+    const unrelated = passage(['```', '‘nopurge’', '```', '', 'Newer firmware cleans the valve.'].join('\n'), {
+      page: 27,
+    });
+    expect(
+      composeAnswer('how do I switch off the line purge at start', [unrelated, other, lower]).sources[0]!.page,
+    ).toBe(44);
+  });
+
   it('takes the sentence after the second chosen one too, when it carries the question', () => {
     const page = [
       '3.15.1.1 Small, Medium, Large and Huge',

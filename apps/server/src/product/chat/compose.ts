@@ -862,11 +862,20 @@ const asksHow = /\bhow\s+(?:do|can|could|should|would)\s+(?:i|you|we|one)\b|\bho
 const HOW_CANDIDATES = 3;
 const HOW_MARGIN = 2;
 
-/** Whether the passage shows what to type for the question: a listing that carries its terms or that a sentence carrying them introduces. */
+/**
+ * Whether the passage shows what to type or do for the question: a listing that carries its terms or that a
+ * sentence carrying them introduces, an option printed above a description that carries them ("‘nopagedwrite’"
+ * above "... whole pages to be written to AVR flash ... this option disables it"), or a numbered step that
+ * carries them ("1. Make local functions static, ... place called functions prior to calling functions").
+ */
 function showsHow(passage: Passage, terms: Terms): boolean {
   const blocks = parseBlocks(passage.text);
   return blocks.some((b, i) => {
+    if (b.kind === 'step') return termScore(b.text, terms) > 0;
     if (b.kind !== 'code') return false;
+    const described = blocks[i + 1];
+    if (isOptionLine(b.text) && described?.kind === 'prose' && termScore(described.sentences.join(' '), terms) > 0)
+      return true;
     const before = blocks[i - 1];
     const intro = before?.kind === 'prose' ? (before.sentences.at(-1) ?? '') : '';
     return termScore(b.text, terms) > 0 || (intro.endsWith(':') && termScore(intro, terms) > 0);

@@ -496,6 +496,31 @@ describe('composeAnswer', () => {
     ).toBe(44);
   });
 
+  it('keeps the first page for "how do I" about an option the question types when it holds that option\'s entry', () => {
+    const entry = passage(
+      '--purge-time <Value> The purge time of the intake line in seconds. This is not implemented yet.',
+      {
+        page: 37,
+      },
+    );
+    const other = passage('Spare parts are listed at the end.', { page: 41, chunkId: 'c2' });
+    const lower = passage(
+      ['Set the purge time of the intake line in the config file:', '', '```', 'purge_time = 30', '```'].join('\n'),
+      {
+        page: 42,
+        chunkId: 'c3',
+      },
+    );
+    const question = '--purge-time seems to do nothing, how do I set the purge time of the intake line';
+    const { text, sources } = composeAnswer(question, [entry, other, lower]);
+    expect(sources[0]!.page).toBe(37);
+    expect(text).toContain('This is not implemented yet.');
+    // Without the option typed, the lower page that shows what to type leads, as before.
+    expect(
+      composeAnswer('how do I set the purge time of the intake line', [entry, other, lower]).sources[0]!.page,
+    ).toBe(42);
+  });
+
   it('takes the sentence after the second chosen one too, when it carries the question', () => {
     const page = [
       '3.15.1.1 Small, Medium, Large and Huge',

@@ -836,7 +836,8 @@ function leadFirst(question: string, passages: Passage[], terms: Terms): Passage
   if (options.length > 0 && !hasOwnEntry(first) && hasOwnEntry(second) && carriesNamed(first) <= carriesNamed(second))
     return [second, first, ...rest];
   if (bestSentence(second, terms) > bestSentence(first, terms) * LEAD_MARGIN) return [second, first, ...rest];
-  if (!asksHow.test(question)) return passages;
+  // "How do I ..." about an option the question types is answered by the option's own entry, where the first holds it.
+  if (!asksHow.test(question) || (options.length > 0 && hasOwnEntry(first))) return passages;
   // "How do I ..." is answered by what to type: a page of the same manual a little lower that shows it leads
   // a page that only says a thing can be done ("Reading fuse and lock bits is fully supported.").
   const topical = { ...terms, words: terms.words.filter((w) => !hasWord(first.title, w)) };

@@ -1271,6 +1271,23 @@ describe('composeAnswer', () => {
     expect(text).not.toContain('service restore');
   });
 
+  it("reads a solution that carries the question with its own problem, not with the next entry's", () => {
+    const page = [
+      '• Problem: Updates from the service tool fail with the CX-10 remote.',
+      'Solution: None at this time. Currently, the CX-10 remote cannot write to the flash ROM one byte at a time.',
+      '• Problem: Page-mode writing of the settings memory from the console (using the -U option) does not erase its cells before writing, and thus cannot overwrite any previous value.',
+      'Solution: None. This is how the remote writes the settings memory. A full erase is required first.',
+    ].join('\n');
+    const question = 'cx-10 remote: writing a byte into flash from the console does nothing, settings writes work fine';
+    const { text } = composeAnswer(question, [passage(page)]);
+    const lead = text.slice(0, text.indexOf('*CX-10'));
+    expect(
+      lead.startsWith('Solution: None at this time. Currently, the CX-10 remote cannot write to the flash ROM'),
+    ).toBe(true);
+    // The next entry's problem shares words of the question; its solution answers another one.
+    expect(lead).not.toContain('A full erase is required first.');
+  });
+
   it('shows a sentence the page prints twice once', () => {
     const page = [
       'T-1 controller: no read command.',

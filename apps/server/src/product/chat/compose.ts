@@ -376,7 +376,14 @@ function pickSentences(
     for (let back = 0; back <= 3; back++) {
       const before = weighed[s.order - back];
       if (!before) return undefined;
-      if (isSolution(before)) return { problem: undefined, solution: before };
+      if (isSolution(before)) {
+        // The solution's own problem is the one printed above it, before any other solution.
+        for (let k = before.order - 1; k >= Math.max(0, before.order - 5); k--) {
+          if (isSolution(weighed[k])) break;
+          if (isProblem(weighed[k])) return { problem: weighed[k], solution: before };
+        }
+        return { problem: undefined, solution: before };
+      }
       if (isProblem(before)) {
         const solution = weighed.slice(before.order + 1, before.order + 6).find(isSolution);
         return solution && { problem: before, solution };

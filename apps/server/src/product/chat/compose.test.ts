@@ -458,6 +458,69 @@ describe('composeAnswer', () => {
     expect(composeAnswer('how do I read the alarm log', [says, other, lower, shows]).sources[0]!.page).toBe(40);
   });
 
+  it('keeps the first page for "how do I" when it shows how by an option entry or a numbered step that carries the question', () => {
+    const lower = passage(
+      ['Purge settings of the service console:', '', '```', 'purge = <yes/no> ; # line purge', '```'].join('\n'),
+      {
+        page: 44,
+        chunkId: 'c3',
+      },
+    );
+    const other = passage('Spare parts are listed at the end.', { page: 41, chunkId: 'c2' });
+    // An option printed above its description: what to type is the option.
+    const entry = passage(
+      [
+        '```',
+        '‘nopurge’',
+        '```',
+        '',
+        'Newer firmware purges the line at every start. This option switches the purge off.',
+      ].join('\n'),
+      { page: 27 },
+    );
+    expect(composeAnswer('how do I switch off the line purge at start', [entry, other, lower]).sources[0]!.page).toBe(
+      27,
+    );
+    // A numbered step that carries the question is what to do.
+    const steps = passage(
+      ['To keep the line clean:', '', '1. Purge the line at every start.', '2. Check the valve monthly.'].join('\n'),
+      { page: 27 },
+    );
+    expect(composeAnswer('how do I keep the line purge short', [steps, other, lower]).sources[0]!.page).toBe(27);
+    // A description that does not carry the question shows nothing: the lower page that shows what to type leads.
+    const unrelated = passage(['```', '‘nopurge’', '```', '', 'Newer firmware cleans the valve.'].join('\n'), {
+      page: 27,
+    });
+    expect(
+      composeAnswer('how do I switch off the line purge at start', [unrelated, other, lower]).sources[0]!.page,
+    ).toBe(44);
+  });
+
+  it('keeps the first page for "how do I" about an option the question types when it holds that option\'s entry', () => {
+    const entry = passage(
+      '--purge-time <Value> The purge time of the intake line in seconds. This is not implemented yet.',
+      {
+        page: 37,
+      },
+    );
+    const other = passage('Spare parts are listed at the end.', { page: 41, chunkId: 'c2' });
+    const lower = passage(
+      ['Set the purge time of the intake line in the config file:', '', '```', 'purge_time = 30', '```'].join('\n'),
+      {
+        page: 42,
+        chunkId: 'c3',
+      },
+    );
+    const question = '--purge-time seems to do nothing, how do I set the purge time of the intake line';
+    const { text, sources } = composeAnswer(question, [entry, other, lower]);
+    expect(sources[0]!.page).toBe(37);
+    expect(text).toContain('This is not implemented yet.');
+    // Without the option typed, the lower page that shows what to type leads, as before.
+    expect(
+      composeAnswer('how do I set the purge time of the intake line', [entry, other, lower]).sources[0]!.page,
+    ).toBe(42);
+  });
+
   it('takes the sentence after the second chosen one too, when it carries the question', () => {
     const page = [
       '3.15.1.1 Small, Medium, Large and Huge',
@@ -1206,6 +1269,23 @@ describe('composeAnswer', () => {
     const { text } = composeAnswer('settings lost after a power cut', [passage(page)]);
     expect(text).toContain('Replace the backup battery B-3');
     expect(text).not.toContain('service restore');
+  });
+
+  it("reads a solution that carries the question with its own problem, not with the next entry's", () => {
+    const page = [
+      '• Problem: Updates from the service tool fail with the CX-10 remote.',
+      'Solution: None at this time. Currently, the CX-10 remote cannot write to the flash ROM one byte at a time.',
+      '• Problem: Page-mode writing of the settings memory from the console (using the -U option) does not erase its cells before writing, and thus cannot overwrite any previous value.',
+      'Solution: None. This is how the remote writes the settings memory. A full erase is required first.',
+    ].join('\n');
+    const question = 'cx-10 remote: writing a byte into flash from the console does nothing, settings writes work fine';
+    const { text } = composeAnswer(question, [passage(page)]);
+    const lead = text.slice(0, text.indexOf('*CX-10'));
+    expect(
+      lead.startsWith('Solution: None at this time. Currently, the CX-10 remote cannot write to the flash ROM'),
+    ).toBe(true);
+    // The next entry's problem shares words of the question; its solution answers another one.
+    expect(lead).not.toContain('A full erase is required first.');
   });
 
   it('shows a sentence the page prints twice once', () => {

@@ -376,7 +376,14 @@ function pickSentences(
     for (let back = 0; back <= 3; back++) {
       const before = weighed[s.order - back];
       if (!before) return undefined;
-      if (isSolution(before)) return { problem: undefined, solution: before };
+      if (isSolution(before)) {
+        // The solution's own problem is the one printed above it, before any other solution.
+        for (let k = before.order - 1; k >= Math.max(0, before.order - 5); k--) {
+          if (isSolution(weighed[k])) break;
+          if (isProblem(weighed[k])) return { problem: weighed[k], solution: before };
+        }
+        return { problem: undefined, solution: before };
+      }
       if (isProblem(before)) {
         const solution = weighed.slice(before.order + 1, before.order + 6).find(isSolution);
         return solution && { problem: before, solution };
@@ -836,7 +843,8 @@ function leadFirst(question: string, passages: Passage[], terms: Terms): Passage
   if (options.length > 0 && !hasOwnEntry(first) && hasOwnEntry(second) && carriesNamed(first) <= carriesNamed(second))
     return [second, first, ...rest];
   if (bestSentence(second, terms) > bestSentence(first, terms) * LEAD_MARGIN) return [second, first, ...rest];
-  if (!asksHow.test(question)) return passages;
+  // "How do I ..." about an option the question types is answered by the option's own entry, where the first holds it.
+  if (!asksHow.test(question) || (options.length > 0 && hasOwnEntry(first))) return passages;
   // "How do I ..." is answered by what to type: a page of the same manual a little lower that shows it leads
   // a page that only says a thing can be done ("Reading fuse and lock bits is fully supported.").
   const topical = { ...terms, words: terms.words.filter((w) => !hasWord(first.title, w)) };
@@ -862,11 +870,20 @@ const asksHow = /\bhow\s+(?:do|can|could|should|would)\s+(?:i|you|we|one)\b|\bho
 const HOW_CANDIDATES = 3;
 const HOW_MARGIN = 2;
 
-/** Whether the passage shows what to type for the question: a listing that carries its terms or that a sentence carrying them introduces. */
+/**
+ * Whether the passage shows what to type or do for the question: a listing that carries its terms or that a
+ * sentence carrying them introduces, an option printed above a description that carries them ("‘nopagedwrite’"
+ * above "... whole pages to be written to AVR flash ... this option disables it"), or a numbered step that
+ * carries them ("1. Make local functions static, ... place called functions prior to calling functions").
+ */
 function showsHow(passage: Passage, terms: Terms): boolean {
   const blocks = parseBlocks(passage.text);
   return blocks.some((b, i) => {
+    if (b.kind === 'step') return termScore(b.text, terms) > 0;
     if (b.kind !== 'code') return false;
+    const described = blocks[i + 1];
+    if (isOptionLine(b.text) && described?.kind === 'prose' && termScore(described.sentences.join(' '), terms) > 0)
+      return true;
     const before = blocks[i - 1];
     const intro = before?.kind === 'prose' ? (before.sentences.at(-1) ?? '') : '';
     return termScore(b.text, terms) > 0 || (intro.endsWith(':') && termScore(intro, terms) > 0);

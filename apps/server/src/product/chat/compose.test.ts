@@ -95,6 +95,29 @@ describe('composeAnswer', () => {
     expect(sources[1]!.quote).toBe('Alarm A12 can also follow a blocked condenser fan.');
   });
 
+  it('excerpts a further page found by several chunks from the chunk that carries the most of the question', () => {
+    const { text, sources } = composeAnswer('alarm A12 on the CX-10 after a purge, clear the purge valve?', [
+      passage(filterPage),
+      passage('The CX-10 frame carries the purge valve bracket.', { chunkId: 'c2', page: 40 }),
+      passage('After a purge, alarm A12 clears once the purge valve is closed by hand.', { chunkId: 'c3', page: 40 }),
+    ]);
+    expect(sources.map((s) => s.page)).toEqual([12, 40]);
+    expect(text).toContain('page 40** [2]\\\nAfter a purge, alarm A12 clears once the purge valve is closed by hand.');
+    expect(text).not.toContain('frame carries');
+  });
+
+  it('puts first the further page that carries as much of the question but clearly more of its rarer words', () => {
+    const { sources } = composeAnswer('how do I silence the alarm buzzer?', [
+      passage(filterPage),
+      passage('The buzzer sounds at every alarm.', { chunkId: 'c2', page: 30 }),
+      passage('To silence the buzzer, set buzzer=off. The door opens with a key. The panel lights up green.', {
+        chunkId: 'c3',
+        page: 31,
+      }),
+    ]);
+    expect(sources.map((s) => s.page)).toEqual([12, 31, 30]);
+  });
+
   it('keeps a long procedure short: eight steps, then how many more are on the page', () => {
     const steps = Array.from({ length: 11 }, (_, i) => `${i + 1}. Step number ${i + 1} of the purge.`).join('\n');
     const { text } = composeAnswer('how do I purge the line', [passage(`Purging the line.\n\n${steps}`)]);

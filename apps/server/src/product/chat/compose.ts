@@ -990,33 +990,55 @@ export function composeAnswer(question: string, passages: Passage[]): ComposedAn
         ? [leadText, body[0]!, cited, ...body.slice(1)]
         : [`${cited}\\\n${leadText}`, ...body];
 
-  const shownPages = new Set([`${best.manualId}:${best.page}`]);
-  const shown: { passage: Passage; blocks: Block[]; sentences: Scored[]; carries: number }[] = [];
-  for (const passage of others) {
-    if (shown.length === 2) break;
-    const key = `${passage.manualId}:${passage.page}`;
-    // A contents or index page names the subject and answers nothing (the ranking's own rule).
-    if (shownPages.has(key) || isListing(passage.text)) continue;
-    // A numbered heading alone ("3.2 Terminal Mode Examples") names a section and says nothing of it.
+  // A further page's excerpt: its sentences that carry the question, how much of the question they carry
+  // (unweighted, comparable between pages), and the best one's weighted score (rarer words, an option named).
+  type Excerpt = { passage: Passage; blocks: Block[]; sentences: Scored[]; carries: number; weight: number };
+  const excerptOf = (passage: Passage): Excerpt => {
     const passageBlocks = parseBlocks(passage.text);
+    // A numbered heading alone ("3.2 Terminal Mode Examples") names a section and says nothing of it.
     const sentences = pickSentences(
       sentencesOf(passageBlocks, terms, entryOf(passage.heading)),
       FURTHER_CHARS,
       80,
     ).filter((s) => !isDrawing(s.text) && !(sectionHeading.test(s.text) && !/[.!?]["'’”)]*$/.test(s.text)));
+    const carries = Math.max(0, ...sentences.map((s) => carriedBeyondValues(s.text, terms)));
+    const weight = Math.max(0, ...sentences.map((s) => s.score));
+    return { passage, blocks: passageBlocks, sentences, carries, weight };
+  };
+  const pageOf = (p: Passage) => `${p.manualId}:${p.page}`;
+  const shownPages = new Set([pageOf(best)]);
+  const shown: Excerpt[] = [];
+  for (const passage of others) {
+    if (shown.length === 2) break;
+    const key = pageOf(passage);
+    // A contents or index page names the subject and answers nothing (the ranking's own rule).
+    if (shownPages.has(key) || isListing(passage.text)) continue;
+    // A page found by several of its chunks is excerpted from the chunk whose excerpt carries the most of the
+    // question, then the rarest of its words: the first found may only share a word ("The switch model allows
+    // an almost ideal switch ...") where another holds the answer.
+    const excerpt = others
+      .filter((p) => pageOf(p) === key && !isListing(p.text))
+      .map(excerptOf)
+      .reduce((a, b) => (b.carries > a.carries || (b.carries === a.carries && b.weight > a.weight) ? b : a));
     // A page is shown only when it carries the question about as well as the best one does. A page of
     // another manual, ranked below the second, only when as well: a question is about one machine,
     // and such a page that shares a word of it ("default", "skip") is noise under the answer; ranked
     // second, it is where the ranking hesitated between two manuals and often the right one.
     const needed = passage.manualId === best.manualId || passages.indexOf(passage) <= 1 ? bestScore / 2 : bestScore;
-    const carries = Math.max(0, ...sentences.map((s) => carriedBeyondValues(s.text, terms)));
-    if (sentences.length === 0 || carries < Math.max(1, needed)) continue;
+    if (excerpt.sentences.length === 0 || excerpt.carries < Math.max(1, needed)) continue;
     shownPages.add(key);
-    shown.push({ passage, blocks: passageBlocks, sentences, carries });
+    shown.push(excerpt);
   }
-  // The lower ranked page comes first when it carries clearly more of the question: the second one shown often
-  // falls below the first screen.
-  if (shown[1] && shown[1].carries > shown[0]!.carries * FURTHER_MARGIN) shown.reverse();
+  // The lower ranked page comes first when it carries clearly more of the question, or as much but clearly more of
+  // its rarer words: the second one shown often falls below the first screen.
+  const [first, second] = shown;
+  if (
+    first &&
+    second &&
+    (second.carries > first.carries * FURTHER_MARGIN ||
+      (second.carries === first.carries && second.weight > first.weight * FURTHER_MARGIN))
+  )
+    shown.reverse();
   const further = shown.map(({ passage, blocks: passageBlocks, sentences }) => {
     sources.push(sourceOf(passage, sentences[0]!.text));
     const joined = clip(sentences.map((s) => s.text).join(' '), FURTHER_CHARS);

@@ -225,6 +225,28 @@ describe('a photo with the question', () => {
     expect(JSON.parse((await chat.savedRows(tech))[0]!.message)).toEqual({ content: 'Is this seal worn?', imageUrl });
   });
 
+  it("marks a source whose page holds a figure, with the figure's region, as without a model", async () => {
+    // Read from the passages' manuals while the prompt is made and the model asked.
+    await chat.pool.query(
+      `UPDATE manuals SET figure_pages = '{2}', figure_boxes = '{"2": [70, 337.5, 543, 490]}' WHERE id = 'manual_boiler'`,
+    );
+    try {
+      const { sources } = await readSse(
+        await chat.ask(tech, { question: 'GB-90 fault F28, the boiler will not ignite' }),
+      );
+      expect(sources[0]).toMatchObject({
+        manualId: 'manual_boiler',
+        page: 2,
+        hasFigure: true,
+        figureBox: [70, 337.5, 543, 490],
+      });
+      expect(sources.slice(1).some((s) => s.hasFigure)).toBe(false);
+      expect(sources.length).toBeGreaterThan(1);
+    } finally {
+      await chat.pool.query("UPDATE manuals SET figure_pages = '{}', figure_boxes = '{}' WHERE id = 'manual_boiler'");
+    }
+  });
+
   it('refuses an imageUrl that is not an image stored here with 400, before asking the model', async () => {
     const notOurs = 'https://images.example.com/pump.png';
     const notAnImage = await chat.upload(tech, Buffer.from('Torque: 45 Nm'), 'txt');

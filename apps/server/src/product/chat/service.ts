@@ -9,7 +9,7 @@ import type { ChatSource, ChatSuggestion } from '@fieldassist/client/chat-source
 import { composeAnswer } from './compose.js';
 import { isFollowUp, rankFollowUp, recentExchanges, searchQuestion } from './follow-up.js';
 import { notFoundAnswer, presentSuggestions } from './not-found.js';
-import { markFigurePages } from './page-figures.js';
+import { readFigurePages } from './page-figures.js';
 import { type PhotoReading, describePhoto, understandPhoto } from './photo.js';
 import { photoPromptNote, photoSearch, retrieveForPhoto, withPhotoLead } from './photo-answer.js';
 import { CHAT_SYSTEM_PROMPT, buildChatPrompt, numberExcerpts } from './prompt.js';
@@ -89,6 +89,10 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
   // Nothing relevant enough: the answer says so first, and the model (if any) answers from general knowledge.
   const offered = relevant ? [] : presentSuggestions(suggestions);
   const notice = relevant ? '' : `${notFoundAnswer(offered)}\n\n`;
+  // The pages' figures are read while the answer is made and the model asked (the sources are among these pages).
+  const figures = readFigurePages(deps.pool, passages);
+  // Awaited below, unless the answer fails first.
+  figures.catch(() => undefined);
   if (deps.model.kind === 'local') {
     const lead = photo ? `${describePhoto(photo)}\n\n` : '';
     // A photo with no readable text and no question: say so, and nothing else.
@@ -96,7 +100,7 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
       return { sources: [], suggestions: [], photo, parts: streamWords(describePhoto(photo)) };
     if (!relevant) return { sources: [], suggestions: offered, photo, parts: streamWords(lead + notice.trim()) };
     const answer = composeAnswer(searched, await widenToPage(deps.pool, passages));
-    const sources = await markFigurePages(deps.pool, answer.sources);
+    const sources = (await figures)(answer.sources);
     return { sources, suggestions: [], photo, parts: streamWords(lead + answer.text) };
   }
   const excerpts = numberExcerpts(searched, passages);
@@ -123,13 +127,15 @@ export async function startChatAnswer(deps: ChatDeps, turn: ChatTurn): Promise<C
     ),
   );
   const answered = notice ? prefixed(notice, cited) : cited;
-  const sources = await markFigurePages(deps.pool, excerpts.sources).catch((error: unknown) => {
-    // No answer will be read: the model's is let go.
-    void cited[Symbol.asyncIterator]()
-      .return?.()
-      ?.catch(() => undefined);
-    throw error;
-  });
+  const sources = await figures
+    .then((markFigures) => markFigures(excerpts.sources))
+    .catch((error: unknown) => {
+      // No answer will be read: the model's is let go.
+      void cited[Symbol.asyncIterator]()
+        .return?.()
+        ?.catch(() => undefined);
+      throw error;
+    });
   return { sources, suggestions: offered, photo, parts: photo ? withPhotoLead(photo, answered) : answered };
 }
 

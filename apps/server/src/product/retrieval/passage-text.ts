@@ -244,8 +244,10 @@ function sameStem(a: string, b: string): boolean {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+const WORD_SEPARATORS = /[^\p{L}\p{N}]+/u;
+
 /** The words of a text, lower-cased, for matching against the question's. */
-export const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+export const wordsOf = (text: string) => text.toLowerCase().split(WORD_SEPARATORS);
 
 /** Whether the text carries the question's word (any form sharing its stem). */
 export const hasWord = (text: string, word: string) => wordsOf(text).some((w) => sameStem(w, word));
@@ -288,13 +290,39 @@ export function termCount(text: string, term: { typed: string; isCode: boolean }
   return (typed ? text : text.toLowerCase()).match(codePattern(code, 'g'))?.length ?? 0;
 }
 
+/** Which of a question's words and pairs (by index) one word of a text matches; most words match none. */
+interface WordMatch {
+  words: number[];
+  pairs: number[];
+}
+const NO_MATCH: WordMatch = { words: [], pairs: [] };
+
+function matchOf(w: string, terms: Terms): WordMatch {
+  let match = NO_MATCH;
+  const found = () => (match === NO_MATCH ? (match = { words: [], pairs: [] }) : match);
+  terms.words.forEach((word, i) => {
+    // A parameter name may stand for the word ("tstop" for "stop").
+    if (sameStem(w, word) || terms.names?.some(([of, name]) => of === word && sameStem(w, name))) found().words.push(i);
+  });
+  terms.pairs?.forEach(([a, b], i) => {
+    if (w.length >= a.length + b.length - 1 && sameStem(w, a + b)) found().pairs.push(i);
+  });
+  return match;
+}
+
+/**
+ * Each word's matches, kept per Terms object (never changed once made): termScore is called for every
+ * sentence of every candidate with the same terms (bestSentenceShare), and comparing each of its words
+ * with each of the question's again was most of a question's work outside the database.
+ */
+const wordMatches = new WeakMap<Terms, Map<string, WordMatch>>();
+
 /**
  * How well a piece of text answers: each distinct word of the question counts 1 (or its
  * `weights` entry), a number 2, an identifier 3.
  */
 export function termScore(text: string, terms: Terms, weights?: Map<string, number>): number {
   const lower = text.toLowerCase();
-  const words = wordsOf(text);
   let score = 0;
   // The words of a slash pair found as typed ("prologue/epilogue") are counted in it, not again.
   const counted = new Set<string>();
@@ -307,14 +335,25 @@ export function termScore(text: string, terms: Terms, weights?: Map<string, numb
     score += /^\d+$/.test(code) ? 2 : 3;
     code.split('/').forEach((part) => counted.add(part));
   }
-  const joined = (terms.pairs ?? [])
-    .filter(([a, b]) => words.some((w) => w.length >= a.length + b.length - 1 && sameStem(w, a + b)))
-    .flat();
-  for (const word of terms.words) {
-    if (counted.has(word)) continue;
-    const names = (terms.names ?? []).flatMap(([of, name]) => (of === word ? [name] : []));
-    if (joined.includes(word) || words.some((w) => sameStem(w, word) || names.some((n) => sameStem(w, n))))
-      score += weights?.get(word) ?? 1;
+  // Kept from the second text scored with these terms on (many are made for one text alone).
+  const matches = wordMatches.get(terms);
+  if (!matches) wordMatches.set(terms, new Map());
+  // The question's words the text holds in any form, and its pairs it writes as one word.
+  const held = new Set<number>();
+  const joinedPairs = new Set<number>();
+  for (const w of lower.split(WORD_SEPARATORS)) {
+    let match = matches?.get(w);
+    if (!match) {
+      match = matchOf(w, terms);
+      matches?.set(w, match);
+    }
+    if (match === NO_MATCH) continue;
+    for (const i of match.words) held.add(i);
+    for (const i of match.pairs) joinedPairs.add(i);
   }
+  const joined = (terms.pairs ?? []).filter((_, i) => joinedPairs.has(i)).flat();
+  terms.words.forEach((word, i) => {
+    if (!counted.has(word) && (joined.includes(word) || held.has(i))) score += weights?.get(word) ?? 1;
+  });
   return score;
 }

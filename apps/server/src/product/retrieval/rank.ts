@@ -71,6 +71,8 @@ export function optionLinePattern(option: string): RegExp {
  * question may name, and explains nothing about them.
  */
 export function isRowOfNames(line: string): boolean {
+  // Most lines hold no digit at all: no need to split them (called for every line of every candidate).
+  if (!/\d/.test(line)) return false;
   const words = line.split(/\s+/).filter((w) => /[\p{L}\d]/u.test(w));
   return words.length >= 3 && words.filter((w) => /\d/.test(w)).length > words.length / 2;
 }

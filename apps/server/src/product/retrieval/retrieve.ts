@@ -848,6 +848,9 @@ export async function findCandidates(
   const compounds = holdCompounds(terms, compoundsFound);
   spellOutAcronyms(terms, acronyms);
   const lacking = terms.filter((t) => t.rows === 0 && !t.isCode);
+  // Asked first: whether words have vectors is a look-up in the embedder's thread, which would wait
+  // there behind the search for the nearest words (milliseconds a word).
+  const typosFound = findTypos(deps, terms);
   // Their nearest words are looked for beside the lookups that may find them held after all: a
   // stand-in is found only for a word still missing (findStandIns).
   const nearLacking = nearestWordsOf(
@@ -861,7 +864,7 @@ export async function findCandidates(
     findSpellings(deps.pool, lacking),
     findSwitchesOff(deps.pool, lacking),
     findFamilies(deps.pool, terms.filter(unheldCode)),
-    findTypos(deps, terms),
+    typosFound,
   ]);
   // A British spelling is the surer reading of a word, so a typo is held only where none was found.
   const typosHeld = typos.filter((t) => !spellings.some((s) => s.typed === t.typed));
@@ -1088,7 +1091,7 @@ export async function findCandidates(
       optionLines: optionLines.length
         ? optionLines.filter((line) => line.test(row.extracted_text)).length / optionLines.length
         : 0,
-      settingLine: settingLines.some((line) => line.test(row.extracted_text)),
+      settingLine: row.extracted_text.includes('=') && settingLines.some((line) => line.test(row.extracted_text)),
       optionEntry: entries.some(has),
       bestSentence: bestSentenceShare(row.extracted_text, sentenceTerms),
       namedManual: namedManuals.has(row.manual_id),

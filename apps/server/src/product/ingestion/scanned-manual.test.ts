@@ -61,6 +61,13 @@ async function saveAndIngest(body: Record<string, unknown>, pages: number) {
   return { manualId, ocrPages: rows[0]!.ocr_pages };
 }
 
+/** A manual made of one scanned page, uploaded through the library and ingested once for the tests that need one (OCR takes seconds). */
+let pageTwoScan: ReturnType<typeof ingestPageTwoScan> | undefined;
+async function ingestPageTwoScan() {
+  const file = await uploadToLibrary('PN-7720-G_XR-200_scan.pdf', await makeScannedPdf([[...SERVICE_MANUAL.pages[1]]]));
+  return { file, ...(await saveAndIngest({ path: file.path, ...file.metadata }, 1)) };
+}
+
 describe('a scanned manual', () => {
   it(
     'is read by OCR, records its OCR pages, reports progress over realtime, and its pages are found',
@@ -143,14 +150,10 @@ describe('a scanned manual', () => {
     'of scanned pages only, uploaded through the library, is kept with a notice and read by OCR at ingestion',
     { timeout: 120_000 },
     async () => {
-      const file = await uploadToLibrary(
-        'PN-7720-G_XR-200_scan.pdf',
-        await makeScannedPdf([[...SERVICE_MANUAL.pages[1]]]),
-      );
+      const { file, ocrPages } = await (pageTwoScan ??= ingestPageTwoScan());
       expect(file.unreadable).toBeUndefined();
       expect(file.notice).toBe(SCANNED_NOTICE);
       expect(file.metadata).toMatchObject({ title: 'XR-200 scan', partNumber: 'PN-7720-G' });
-      const { ocrPages } = await saveAndIngest({ path: file.path, ...file.metadata }, 1);
       expect(ocrPages).toEqual([1]);
     },
   );
@@ -159,11 +162,8 @@ describe('a scanned manual', () => {
     'read again after an older chunking, stays ready on the cards: no scan progress goes out',
     { timeout: 120_000 },
     async () => {
-      const manual = await addManual(app, people.technician, {
-        fileName: 'xr-200-page-2.pdf',
-        bytes: await makeScannedPdf([[...SERVICE_MANUAL.pages[1]]]),
-      });
-      await waitForIngestion(lib.pool, manual.id, 90_000);
+      const { manualId } = await (pageTwoScan ??= ingestPageTwoScan());
+      const manual = { id: manualId };
       const statusMessages = async () => {
         const history = await app.inject({
           method: 'GET',

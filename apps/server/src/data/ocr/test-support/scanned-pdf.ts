@@ -40,11 +40,12 @@ async function scanPage(paragraphs: string[], tilt: number): Promise<Buffer> {
       noise: { type: 'gaussian' as const, mean: 128, sigma: 10 },
     },
   };
-  const page = await sharp(Buffer.from(svg))
+  // Raw pixels between the two steps (sharp composites last): the same image as a PNG round trip, without encoding one.
+  const { data, info } = await sharp(Buffer.from(svg))
     .composite([{ input: grain, blend: 'soft-light' }])
-    .png()
-    .toBuffer();
-  return sharp(page)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
     .rotate(tilt, { background: '#fbfaf6' })
     .resize(1240, 1754, { fit: 'fill' })
     .greyscale()
@@ -52,11 +53,20 @@ async function scanPage(paragraphs: string[], tilt: number): Promise<Buffer> {
     .toBuffer();
 }
 
+// A page scanned once is kept for later scans of it in this process (a second or so of image work each).
+const scans = new Map<string, Promise<Buffer>>();
+function scanOnce(paragraphs: string[], tilt: number): Promise<Buffer> {
+  const key = JSON.stringify([paragraphs, tilt]);
+  let scan = scans.get(key);
+  if (!scan) scans.set(key, (scan = scanPage(paragraphs, tilt)));
+  return scan;
+}
+
 /** A PDF whose pages are scans of `pages` (each a list of paragraphs): images only, no text layer. */
 export async function makeScannedPdf(pages: string[][]): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   for (const [i, paragraphs] of pages.entries()) {
-    const image = await pdf.embedJpg(await scanPage(paragraphs, i % 2 === 0 ? 0.6 : -0.4));
+    const image = await pdf.embedJpg(await scanOnce(paragraphs, i % 2 === 0 ? 0.6 : -0.4));
     pdf.addPage([595, 842]).drawImage(image, { x: 0, y: 0, width: 595, height: 842 });
   }
   return Buffer.from(await pdf.save());

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { makePdf } from '../apps/server/src/data/fixtures/make-documents.js';
 import { ManualViewer } from './pages/manual-viewer.js';
 import { saveScreenshot, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
-import { openChatAsNewUser } from './support/seeded-chat.js';
+import { askAsNewUser } from './support/seeded-chat.js';
 import { startServerAndBrowser } from './support/server-and-browser.js';
 import { serviceApi } from './support/viewer-library.js';
 
@@ -70,6 +70,8 @@ const PAGES = [
 // Full text alone, as the other composed-answer tests: this file is about the answer's form.
 const { server, browser } = await startServerAndBrowser({ SIGNUP_MODE: 'open', SERVICE_KEY, EMBEDDINGS: 'off' });
 let fileUrl = '';
+const ask = (viewport: ViewportName, question: string) =>
+  askAsNewUser({ browser, serverUrl: server.url, viewport, displayName: 'Otto Option' }, question);
 
 beforeAll(async () => {
   const api = serviceApi(server.url, SERVICE_KEY);
@@ -86,17 +88,8 @@ beforeAll(async () => {
 
 describe.each(VIEWPORT_NAMES)('an answer from the page an option entry runs on to, on %s', (viewport: ViewportName) => {
   test('its lead names the option as code and keeps the operations under it on their own lines, then cites page 2', async () => {
-    const { page, context, errors, chat } = await openChatAsNewUser({
-      browser,
-      serverUrl: server.url,
-      viewport,
-      displayName: 'Otto Option',
-    });
+    const { page, context, errors, chat, answer } = await ask(viewport, 'how do I verify the memory against a file');
     try {
-      await chat.sendUserMessage('how do I verify the memory against a file');
-      const answer = await chat.waitForAnswer();
-      expect(await answer.getAttribute('data-status')).toBe('done');
-
       // The lead opens with the option page 2 never names, monospaced, then the sentence that answers.
       const lead = answer.locator('p').first();
       const opening = `${OPTION}: ${OPS_INTRO}`;
@@ -153,18 +146,10 @@ describe.each(VIEWPORT_NAMES)('an answer from the page an option entry runs on t
   });
 
   test("a question that types the option is answered from the option's entry, one about a row by that row", async () => {
-    const { context, errors, chat } = await openChatAsNewUser({
-      browser,
-      serverUrl: server.url,
-      viewport,
-      displayName: 'Otto Option',
-    });
+    // From the -U entry (its head on page 1 leads, the ranking's own-entry rule), not from the entries around it
+    // that share a word of the question ("-p partno ... every operation ...", "More -v options make ...").
+    const { context, errors, chat, answer: operations } = await ask(viewport, 'which operations can the -U option do');
     try {
-      // From the -U entry (its head on page 1 leads, the ranking's own-entry rule), not from the entries around it
-      // that share a word of the question ("-p partno ... every operation ...", "More -v options make ...").
-      await chat.sendUserMessage('which operations can the -U option do');
-      const operations = await chat.waitForAnswer();
-      expect(await operations.getAttribute('data-status')).toBe('done');
       const text = (await operations.textContent()) ?? '';
       expect(text).toContain('Perform a memory operation on the part.');
       expect(text).not.toContain('This option tells');
@@ -185,18 +170,10 @@ describe.each(VIEWPORT_NAMES)('an answer from the page an option entry runs on t
   });
 
   test('a lead from further into its numbered section is named by the section, bold, on the line above', async () => {
-    const { page, context, errors, chat } = await openChatAsNewUser({
-      browser,
-      serverUrl: server.url,
-      viewport,
-      displayName: 'Otto Option',
-    });
+    // From the -p entry, the second paragraph under "2.1 Option Descriptions": without the heading the answer
+    // would not say that it is an option of the programmer's command line.
+    const { page, context, errors, answer } = await ask(viewport, 'how do I get the list of the known parts');
     try {
-      // From the -p entry, the second paragraph under "2.1 Option Descriptions": without the heading the answer
-      // would not say that it is an option of the programmer's command line.
-      await chat.sendUserMessage('how do I get the list of the known parts');
-      const answer = await chat.waitForAnswer();
-      expect(await answer.getAttribute('data-status')).toBe('done');
       const lead = answer.locator('p').first();
       const section = lead.locator('strong').first();
       expect(await section.textContent()).toBe('2.1 Option Descriptions');

@@ -11,7 +11,7 @@ import { makeFigurePdf } from '../apps/server/src/data/fixtures/make-documents.j
 import { ManualViewer } from './pages/manual-viewer.js';
 import { saveScreenshot, unexpectedErrors, VIEWPORT_NAMES, type ViewportName } from './support/browser.js';
 import { COMPRESSOR, FILTER_PAGE } from './support/compressor-manual.js';
-import { openChatAsNewUser, seedReadyManual } from './support/seeded-chat.js';
+import { askAsNewUser, openChatAsNewUser, seedReadyManual } from './support/seeded-chat.js';
 import { startServerAndBrowser } from './support/server-and-browser.js';
 import { serviceApi } from './support/viewer-library.js';
 
@@ -143,16 +143,11 @@ describe.each(VIEWPORT_NAMES)('an answer citing a page with a figure, on %s', (v
   );
 
   test("shows the page's steps and command before the image of its page", { timeout: 120_000 }, async () => {
-    const { page, context, errors, chat } = await openChatAsNewUser({
-      browser,
-      serverUrl: server.url,
-      viewport,
-      displayName: 'Fay Figure',
-    });
+    const { page, context, errors, answer } = await askAsNewUser(
+      { browser, serverUrl: server.url, viewport, displayName: 'Fay Figure' },
+      'The CX-10 trips on alarm A12, what do I do?',
+    );
     try {
-      await chat.sendUserMessage('The CX-10 trips on alarm A12, what do I do?');
-      const answer = await chat.waitForAnswer();
-      expect(await answer.getAttribute('data-status')).toBe('done');
       const thumbnail = (await answer.locator('[data-page-thumbnail]').boundingBox())!;
       const steps = (await answer.locator('ol', { hasText: 'Push the new filter in' }).boundingBox())!;
       const command = answer.locator('pre');

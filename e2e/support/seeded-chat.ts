@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { expect } from 'vitest';
 
 import { ChatPage } from '../pages/chat-page.js';
 import { HostedAuthPage } from '../pages/hosted-auth-page.js';
@@ -59,4 +60,18 @@ export async function openChatAsNewUser({
   const chat = new ChatPage(opened.page);
   await chat.waitUntilReady();
   return { ...opened, chat };
+}
+
+/** A new user asks one question in the chat and gets its whole answer; the page is closed if that fails. */
+export async function askAsNewUser(options: Parameters<typeof openChatAsNewUser>[0], question: string) {
+  const opened = await openChatAsNewUser(options);
+  try {
+    await opened.chat.sendUserMessage(question);
+    const answer = await opened.chat.waitForAnswer();
+    expect(await answer.getAttribute('data-status')).toBe('done');
+    return { ...opened, answer };
+  } catch (error) {
+    await opened.context.close();
+    throw error;
+  }
 }

@@ -74,8 +74,8 @@ function batchOf(id: string): string {
   for (let i = 4; i <= 3 + LATER_BATCHES; i++) names.push(`fresh${i}`);
   return names[[...starts, ...later].filter((s) => n >= s).length]!;
 }
-/** Batches fresh4 to fresh12, each of ten ids per group. */
-const LATER_BATCHES = 9;
+/** Batches fresh4 to fresh13, each of ten ids per group. */
+const LATER_BATCHES = 10;
 
 type Features = (r: Row) => number[];
 

@@ -30,6 +30,7 @@ for (const q of tuned) {
       cov: top.features.coverage,
       word: top.features.wordCoverage,
       lacking: top.features.lacking,
+      foreignName: top.features.foreignName ?? false,
       cos: top.semantic,
       best: top.features.bestSentence,
       title: top.features.title,

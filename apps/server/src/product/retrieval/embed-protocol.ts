@@ -2,11 +2,14 @@
 // worker so the main thread never loads the word vectors.
 
 /**
- * One batch of texts to embed, of words whose nearest words are wanted (word-vectors.ts nearestWords), or
- * of words asked whether the vectors have them (a look-up, no search).
+ * One batch of texts to embed, of words whose nearest words are wanted (word-vectors.ts nearestWords), of
+ * words asked whether the vectors have them, or whether they are common words (look-ups, no search).
  */
 export type EmbedWork =
-  { texts: string[] } | { neighboursOf: string[]; options: NeighbourOptions } | { knownOf: string[] };
+  | { texts: string[] }
+  | { neighboursOf: string[]; options: NeighbourOptions }
+  | { knownOf: string[] }
+  | { commonOf: string[] };
 export type EmbedRequest = EmbedWork & { id: number };
 
 export interface NeighbourOptions {
@@ -19,7 +22,7 @@ export interface Neighbour {
   similarity: number;
 }
 
-/** The worker's answer: one unit-length vector per text, each word's neighbours, whether each word is known, or why it could not. */
+/** The worker's answer: one unit-length vector per text, each word's neighbours, whether each word is known (or common), or why it could not. */
 export type EmbedResponse =
   | { id: number; vectors: Float32Array[] }
   | { id: number; neighbours: Neighbour[][] }

@@ -7,7 +7,14 @@ import {
   type NeighbourOptions,
   wordVectorsWorkerRole,
 } from './embed-protocol.js';
-import { convertWordVectors, embedText, hasWordVector, loadWordVectors, nearestWords } from './word-vectors.js';
+import {
+  convertWordVectors,
+  embedText,
+  hasWordVector,
+  isCommonWord,
+  loadWordVectors,
+  nearestWords,
+} from './word-vectors.js';
 
 // Embeds texts with the static word vectors (word-vectors.ts), loaded when the worker starts so
 // the first batch does not wait for them. Started with wordVectorsWorkerRole, it instead makes
@@ -43,6 +50,11 @@ function serve(port: NonNullable<typeof parentPort>) {
       }
       if ('knownOf' in request) {
         const known = request.knownOf.map((word) => hasWordVector(loaded, word));
+        port.postMessage({ id, known } satisfies EmbedResponse);
+        return;
+      }
+      if ('commonOf' in request) {
+        const known = request.commonOf.map((word) => isCommonWord(loaded, word));
         port.postMessage({ id, known } satisfies EmbedResponse);
         return;
       }

@@ -33,6 +33,8 @@ export interface Embedder {
   neighbours(words: string[], options: NeighbourOptions): Promise<Neighbour[][]>;
   /** Whether the word vectors have each word (a typo or a coined name has none), in the question lane's worker thread. */
   knows(words: string[]): Promise<boolean[]>;
+  /** Whether each word is a common word (word-vectors.ts isCommonWord): a vendor's tool or a part is not. */
+  commonWords(words: string[]): Promise<boolean[]>;
   close(): Promise<void>;
 }
 
@@ -46,7 +48,13 @@ const maxQuestionsWaiting = 8;
 
 /** The texts or words a piece of work is about. */
 const itemsOf = (work: EmbedWork) =>
-  'texts' in work ? work.texts : 'knownOf' in work ? work.knownOf : work.neighboursOf;
+  'texts' in work
+    ? work.texts
+    : 'knownOf' in work
+      ? work.knownOf
+      : 'commonOf' in work
+        ? work.commonOf
+        : work.neighboursOf;
 
 type Job = EmbedRequest & {
   resolve: (answer: Float32Array[] | Neighbour[][] | boolean[]) => void;
@@ -218,6 +226,9 @@ export function createEmbedder(limits: EmbedLimits, log: (message: string) => vo
     },
     knows(words) {
       return askQuestionLane({ knownOf: words });
+    },
+    commonWords(words) {
+      return askQuestionLane({ commonOf: words });
     },
     async close() {
       question.close();

@@ -242,7 +242,7 @@ function sameStem(a: string, b: string): boolean {
   return true;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const WORD_SEPARATORS = /[^\p{L}\p{N}]+/u;
 

@@ -8,6 +8,8 @@ export interface LexicalFeatures {
   coverage: number;
   /** Share of the question's terms that are words no chunk of the library holds, the same in every candidate (relevanceScore), 0 to 1. */
   lacking?: number;
+  /** Whether the question names a thing no chunk holds that is no common word (another vendor's tool), the same in every candidate (findCandidates). */
+  foreignName?: boolean;
   /** The same share counting the question's words alone (no identifier), in the chunk or its manual's title, 0 to 1. */
   wordCoverage: number;
   /** Share in the chunk's section heading. */
@@ -579,6 +581,14 @@ export const RELEVANCE_WEIGHTS = {
   agreement: 1.8,
   /** One of the candidates is an option's own entry. */
   optionEntry: 2.6,
+  /**
+   * The question names a thing the library holds nowhere and that is no common word ("simulink",
+   * "codesys", "avr-objdump") and none of the candidates is of a manual it names: it asks about
+   * another vendor's tool with words the manuals share. Not fitted with the others: set between the
+   * scores of the tuned questions it concerns (unanswerable up to 7.03, answerable from 8.14;
+   * bench/README.md, branch abst5).
+   */
+  foreignName: -1.8,
 };
 /** The score at which the library answers: set so that 92% of the tuned unanswerable questions score below it. */
 export const RELEVANCE_THRESHOLD = 5.75;
@@ -588,7 +598,7 @@ type RelevanceCandidate = {
   semantic: number | undefined;
   features: Pick<
     LexicalFeatures,
-    'wordCoverage' | 'lacking' | 'optionEntry' | 'namedManual' | 'soleManual' | 'bestSentence'
+    'wordCoverage' | 'lacking' | 'foreignName' | 'optionEntry' | 'namedManual' | 'soleManual' | 'bestSentence'
   >;
   place?: Pick<Place, 'manual'>;
 };
@@ -601,15 +611,17 @@ export function relevanceScore(ranked: RelevanceCandidate[]): number {
   const any = (of: (c: RelevanceCandidate) => boolean | undefined) => (best.some(of) ? 1 : 0);
   const manuals = ranked.slice(0, AGREEMENT_CANDIDATES).map((c) => c.place?.manual);
   const w = RELEVANCE_WEIGHTS;
+  const named = any((c) => c.features.namedManual || c.features.soleManual);
   return (
     w.coverage * most((c) => c.coverage) +
     w.wordCoverage * most((c) => c.features.wordCoverage) +
     w.semantic * most((c) => c.semantic ?? 0) +
     w.lacking * (best[0]!.features.lacking ?? 0) +
     w.bestSentence * most((c) => c.features.bestSentence) +
-    w.namedManual * any((c) => c.features.namedManual || c.features.soleManual) +
+    w.namedManual * named +
     w.agreement * (manuals.filter((m) => m === manuals[0]).length / manuals.length) +
-    w.optionEntry * any((c) => c.features.optionEntry)
+    w.optionEntry * any((c) => c.features.optionEntry) +
+    w.foreignName * (best[0]!.features.foreignName && !named ? 1 : 0)
   );
 }
 

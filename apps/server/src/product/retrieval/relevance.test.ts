@@ -7,6 +7,7 @@ import { LIBRARY, PLANNER_ID } from '../chat/test-support/chat-app.js';
 import { createProductEvents } from '../events.js';
 import { createEmbedder } from './embedder.js';
 import { embedNextBatch } from './indexer.js';
+import { fuseScores, RELEVANCE_THRESHOLD, RELEVANCE_WEIGHTS, relevanceScore } from './rank.js';
 import { findCandidates, retrievePassages } from './retrieve.js';
 
 const embedder = createEmbedder({ timeoutMs: 60_000, maxMemoryMb: 512 });
@@ -76,5 +77,40 @@ describe('relevance with embeddings', () => {
     }
     const { passages } = await retrievePassages({ pool, embedder }, { question, role: 'technician' });
     expect(passages[0]).toMatchObject({ manualId: PLANNER_ID, page: 1 });
+  });
+
+  it('refuses a question about another vendor’s tool the library never names, and only such a question', async () => {
+    const candidates = async (question: string) =>
+      fuseScores(await findCandidates({ pool, embedder }, { question, role: 'technician' }));
+    // The score the same candidates would have without the rule.
+    const unnamed = (ranked: Awaited<ReturnType<typeof candidates>>) =>
+      relevanceScore(ranked.map((c) => ({ ...c, features: { ...c.features, foreignName: false } })));
+    const ask = async (question: string) =>
+      (await retrievePassages({ pool, embedder }, { question, role: 'technician' })).relevant;
+
+    // A tool no page names and no common word: its words alone would be answered from the pump's page.
+    const tool = 'ltspice: which grease for a noisy bearing';
+    const ranked = await candidates(tool);
+    expect(ranked[0]?.features.foreignName).toBe(true);
+    expect(relevanceScore(ranked)).toBeCloseTo(unnamed(ranked) + RELEVANCE_WEIGHTS.foreignName, 9);
+    expect(unnamed(ranked)).toBeGreaterThanOrEqual(RELEVANCE_THRESHOLD);
+    expect(await ask(tool)).toBe(false);
+    // Read as a typo of another name ("codesys" is no word the vectors know), it is still a name.
+    expect((await candidates('codesys: the chiller condenser fans'))[0]?.features.foreignName).toBe(true);
+
+    // A manual the question names outweighs the tool: nothing taken off.
+    const named = await candidates('codesys plc says the pump lost its prime');
+    expect(named[0]?.features.foreignName).toBe(true);
+    expect(named[0]?.features.namedManual).toBe(true);
+    expect(relevanceScore(named)).toBeCloseTo(unnamed(named), 9);
+    expect(await ask('codesys plc says the pump lost its prime')).toBe(true);
+
+    // Not names: a common word the vectors lack ("dongle"), a unit after a number, a typo of a word they know.
+    for (const question of [
+      'grinding bearing on my dongle, which grease',
+      'pump keeps losing its prime at 2 vpp',
+      'grinding baering noise, which grease',
+    ])
+      expect((await candidates(question))[0]?.features.foreignName, question).toBe(false);
   });
 });

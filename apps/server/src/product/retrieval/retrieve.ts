@@ -3,7 +3,7 @@ import type { Role } from '../../auth/caller.js';
 import { manualVisibleTo } from '../manuals/visibility.js';
 import type { Neighbour } from './embed-protocol.js';
 import type { Embedder } from './embedder.js';
-import { namesFamily, questionTerms } from './passage-text.js';
+import { escapeRegExp, namesFamily, questionTerms } from './passage-text.js';
 import {
   answersQuestion,
   bestSentenceShare,
@@ -60,7 +60,7 @@ export interface RetrievalDeps {
    * Embeds the question for semantic reranking, and finds the words nearest in meaning to a word the
    * library lacks; without it (or when it fails) ranking is lexical alone.
    */
-  embedder?: Pick<Embedder, 'embed'> & Partial<Pick<Embedder, 'neighbours' | 'knows'>>;
+  embedder?: Pick<Embedder, 'embed'> & Partial<Pick<Embedder, 'neighbours' | 'knows' | 'commonWords'>>;
 }
 
 /** At most this many passages go to the model. */
@@ -363,6 +363,16 @@ const findSpellings = (pool: pg.Pool, missing: Term[]) =>
 const haveVectors = (deps: RetrievalDeps, words: string[]): Promise<boolean[] | undefined> =>
   deps.embedder?.knows?.(words).catch(() => undefined) ?? Promise.resolve(undefined);
 
+/** Whether each word is a common word (word-vectors.ts isCommonWord); undefined when the embedder cannot say. */
+const areCommonWords = (deps: RetrievalDeps, words: string[]): Promise<boolean[] | undefined> =>
+  words.length === 0
+    ? Promise.resolve([])
+    : (deps.embedder?.commonWords?.(words).catch(() => undefined) ?? Promise.resolve(undefined));
+
+/** Whether the word follows a number in the question, as a unit does ("0.5 milliohm", "2 Vpp"). */
+const afterNumber = (question: string, word: string) =>
+  new RegExp(`(?<![\\p{L}\\p{N}.])\\d+(?:[.,]\\d+)?\\s*${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'iu').test(question);
+
 /** The shortest word read as a typo of any kind: a word of 4 letters has many held words one edit away ("erse": else, erase, ease). */
 const TYPO_MIN_LETTERS = 5;
 /** The shortest word read as two neighbours swapped ("cihp": chip, "hxe": hex): with its first letter kept, a word of 4 has two such spellings. */
@@ -469,7 +479,7 @@ function meantWord(
 async function findTypos(
   deps: RetrievalDeps,
   terms: Term[],
-): Promise<{ typed: string; form: string; query: string; rows: string }[]> {
+): Promise<{ typed: string; form: string; query: string; rows: string; known: boolean }[]> {
   const plain = (t: Term) => !t.isCode && !t.anyOf && !t.entryOf;
   const lacking = terms.filter((t) => plain(t) && t.rows === 0 && swapShaped.test(t.typed)).map((t) => t.typed);
   // A held word the stemmer cut ("programer" as 'program'): the library holds the stem, not the word. One
@@ -522,7 +532,8 @@ async function findTypos(
     const meant = meantWord(t.typed, forms, known);
     if (meant) found.push(meant);
   }
-  return found.map(({ typed, form, query, rows }) => ({ typed, form, query, rows }));
+  // Whether the word meant is one the vectors know (a typo of a word, not a name read as one: foreignName).
+  return found.map(({ typed, form, query, rows }) => ({ typed, form, query, rows, known: known(form) === true }));
 }
 
 /**
@@ -848,6 +859,11 @@ export async function findCandidates(
   const compounds = holdCompounds(terms, compoundsFound);
   spellOutAcronyms(terms, acronyms);
   const lacking = terms.filter((t) => t.rows === 0 && !t.isCode);
+  // Whether the words the library lacks are common words, beside the look-ups that may hold them (foreignName).
+  const commonFound = areCommonWords(
+    deps,
+    lacking.map((t) => t.typed),
+  );
   // Asked first: whether words have vectors is a look-up in the embedder's thread, which would wait
   // there behind the search for the nearest words (milliseconds a word).
   const typosFound = findTypos(deps, terms);
@@ -887,6 +903,17 @@ export async function findCandidates(
   holdAlso(terms, families, unheldCode);
   holdSplits(terms, splits);
   holdAlso(terms, [...otherFormsFound, ...switchesOff, ...prefixedNames], (t) => !t.isCode);
+  // The question names a thing the library holds nowhere, and no common word: most often another vendor's
+  // tool ("simulink", "codesys", "avr-objdump"). Read as a typo of a word the vectors know ("programer"),
+  // as another spelling, a split or a short form, it is the library's word; read as a typo of another
+  // name ("simulink" as "simuling", "eprom" as "eeprom"), it is still a name; a unit is none.
+  const common = await commonFound;
+  const foreignName = lacking.some(
+    (t, i) =>
+      common?.[i] === false &&
+      (t.rows === 0 || typosHeld.some((h) => h.typed === t.typed && !h.known)) &&
+      !afterNumber(opts.question, t.typed),
+  );
   // A pair written as one word is the phrase too.
   const phrases = statistics.phrases
     .map((p) => [...typedAs].reduce((phrase, [typed, meant]) => phrase.split(typed).join(meant), p))
@@ -1084,6 +1111,7 @@ export async function findCandidates(
       wordCoverage: wordWeight ? wordsHeld / wordWeight : 0,
       coverage: Number(row.matched) / scoredTotal,
       lacking: lackingShare,
+      foreignName,
       heading: Number(row.in_heading) / scoredTotal,
       title: Number(row.in_title) / scoredTotal,
       proximity: Number(row.proximity),

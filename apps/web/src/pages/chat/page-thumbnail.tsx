@@ -104,7 +104,8 @@ function drawPage(fileUrl: string, page: number, figureBox: Box | undefined): Pr
         await pdfPage.render({ canvas, viewport }).promise;
         return (figureBox ? canvas : printedPart(canvas)).toDataURL('image/png');
       } finally {
-        void task.destroy();
+        // pdf.js's destroy rejects when the load it ends had failed: nothing is left to free.
+        task.destroy().catch(() => undefined);
       }
     })();
     drawn.set(key, image);

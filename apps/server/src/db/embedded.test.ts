@@ -25,7 +25,9 @@ describe('embedded PostgreSQL', () => {
     dirs.push(dataDir);
     const first = await startEmbeddedPostgres({ dataDir, log: () => undefined });
     // Its page cache is sized to the machine, not PostgreSQL's 128 MB default.
-    expect(await query(first.url, 'SHOW shared_buffers')).toEqual([{ shared_buffers: `${sharedBuffersMb()}MB` }]);
+    // In MB from its 8 kB pages: SHOW writes a whole number of GB as "4GB".
+    const buffers = "SELECT setting::bigint * 8 / 1024 AS mb FROM pg_settings WHERE name = 'shared_buffers'";
+    expect(await query(first.url, buffers)).toEqual([{ mb: String(sharedBuffersMb()) }]);
     await query(first.url, 'CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)');
     // Not stopped: as if the server had been killed with -9, its postmaster runs on.
     const orphanPid = Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);

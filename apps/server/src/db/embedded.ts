@@ -43,8 +43,16 @@ export async function startEmbeddedPostgres({
   const child = spawn(
     bins.postgres,
     [
-      ...['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-      ...['-c', `shared_buffers=${sharedBuffersMb()}MB`],
+      '-D',
+      dir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      `shared_buffers=${sharedBuffersMb()}MB`,
     ],
     { ...owner, stdio: ['ignore', 'pipe', 'pipe'] },
   );

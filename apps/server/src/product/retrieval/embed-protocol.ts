@@ -8,8 +8,7 @@
 export type EmbedWork =
   | { texts: string[] }
   | { neighboursOf: string[]; options: NeighbourOptions }
-  | { knownOf: string[] }
-  | { commonOf: string[] };
+  | { knownOf: string[]; among: 'vectors' | 'common words' };
 export type EmbedRequest = EmbedWork & { id: number };
 
 export interface NeighbourOptions {

@@ -49,12 +49,8 @@ function serve(port: NonNullable<typeof parentPort>) {
         return;
       }
       if ('knownOf' in request) {
-        const known = request.knownOf.map((word) => hasWordVector(loaded, word));
-        port.postMessage({ id, known } satisfies EmbedResponse);
-        return;
-      }
-      if ('commonOf' in request) {
-        const known = request.commonOf.map((word) => isCommonWord(loaded, word));
+        const has = request.among === 'vectors' ? hasWordVector : isCommonWord;
+        const known = request.knownOf.map((word) => has(loaded, word));
         port.postMessage({ id, known } satisfies EmbedResponse);
         return;
       }

@@ -48,13 +48,7 @@ const maxQuestionsWaiting = 8;
 
 /** The texts or words a piece of work is about. */
 const itemsOf = (work: EmbedWork) =>
-  'texts' in work
-    ? work.texts
-    : 'knownOf' in work
-      ? work.knownOf
-      : 'commonOf' in work
-        ? work.commonOf
-        : work.neighboursOf;
+  'texts' in work ? work.texts : 'knownOf' in work ? work.knownOf : work.neighboursOf;
 
 type Job = EmbedRequest & {
   resolve: (answer: Float32Array[] | Neighbour[][] | boolean[]) => void;
@@ -225,10 +219,10 @@ export function createEmbedder(limits: EmbedLimits, log: (message: string) => vo
       return askQuestionLane({ neighboursOf: words, options });
     },
     knows(words) {
-      return askQuestionLane({ knownOf: words });
+      return askQuestionLane({ knownOf: words, among: 'vectors' });
     },
     commonWords(words) {
-      return askQuestionLane({ commonOf: words });
+      return askQuestionLane({ knownOf: words, among: 'common words' });
     },
     async close() {
       question.close();

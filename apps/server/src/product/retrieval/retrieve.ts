@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Role } from '../../auth/caller.js';
+import { transaction } from '../../db/pool.js';
 import { manualVisibleTo } from '../manuals/visibility.js';
 import type { Neighbour } from './embed-protocol.js';
 import type { Embedder } from './embedder.js';
@@ -71,6 +72,15 @@ const SUGGESTION_LIMIT = 3;
 const COMMON_TERM_ROWS = 2000;
 /** Candidates read per way of matching (bounded, because only rare terms select them). */
 const CANDIDATE_ROWS = 1500;
+/**
+ * The candidate query runs with the table read through its index only. The planner guesses how many
+ * chunks hold a rare word from the column's statistics, as half the share of the least common word
+ * it keeps there: a long question's 28 rare words came to 5% of a library of 1,000,000 chunks, so it
+ * read the table in order until 1,500 rows matched, all million of them (2.7 s), where the index finds
+ * the 624 that hold a word at once. Each way is built to be selective (rare terms, identifiers),
+ * so reading the index is never far from the best plan and a sequential scan can be a disaster.
+ */
+export const CANDIDATE_QUERY_BEGIN = 'BEGIN READ ONLY; SET LOCAL enable_seqscan = off';
 /** The best lexical candidates that are reranked with their embeddings. */
 const RERANK_ROWS = 60;
 /**
@@ -1011,8 +1021,11 @@ export async function findCandidates(
   const termWeights = found.some(isCommon)
     ? `SELECT ARRAY[${found.map(weightOf).join(', ')}] AS w FROM matches`
     : 'SELECT $7::float8[] AS w';
-  const { rows } = await deps.pool.query<CandidateRow>(
-    `WITH hidden AS MATERIALIZED (SELECT m.id FROM manuals m WHERE (${manualVisibleTo(opts.role, 'm')}) IS NOT TRUE),
+  const { rows } = await transaction(
+    deps.pool,
+    (client) =>
+      client.query<CandidateRow>(
+        `WITH hidden AS MATERIALIZED (SELECT m.id FROM manuals m WHERE (${manualVisibleTo(opts.role, 'm')}) IS NOT TRUE),
      every_way AS ${matching('$1')},
      candidate AS (
        SELECT id, manual_id, search || ''::tsvector AS search, headed
@@ -1042,18 +1055,20 @@ export async function findCandidates(
        m.title_search::text AS title_lexemes, m.title, m.file_url, (SELECT w FROM share) AS weights, (SELECT total FROM share) AS total_weight
      FROM best b JOIN manual_content c ON c.id = b.id JOIN manuals m ON m.id = b.manual_id
        LEFT JOIN by_manual bm ON bm.manual_id = b.manual_id`,
-    [
-      everyRare,
-      anyRare,
-      codeQuery,
-      every,
-      CANDIDATE_ROWS,
-      found.map((t) => t.query),
-      weights,
-      RERANK_ROWS,
-      totalWeight,
-      ...termParams,
-    ],
+        [
+          everyRare,
+          anyRare,
+          codeQuery,
+          every,
+          CANDIDATE_ROWS,
+          found.map((t) => t.query),
+          weights,
+          RERANK_ROWS,
+          totalWeight,
+          ...termParams,
+        ],
+      ),
+    CANDIDATE_QUERY_BEGIN,
   );
   const vector = await questionVector;
   const namedManuals = await namedManualsFound;

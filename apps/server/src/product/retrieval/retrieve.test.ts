@@ -465,6 +465,28 @@ describe('acronyms', () => {
     expect(await coverage('admin')).toBeCloseTo(1); // the planner's definition spells "ISR" out
     expect(await coverage('viewer')).toBeLessThan(0.99); // a viewer's question is not read through it
   });
+
+  it('reads no definition of a word typed in capitals that is common in the library', async () => {
+    const definitions = [
+      'Interrupts. An interrupt service routine (ISR) runs when the hardware raises an interrupt.',
+      'If an interrupt service routine changes a variable, declare it volatile, or main never sees the new value.',
+    ];
+    const lib = await libraryOf(
+      [{ id: 'cc', title: 'Compiler' }],
+      [definitions.map((d): [string, string] => ['cc', d])].flat(),
+    );
+    const question = 'variable changed in my ISR but main never sees the new value';
+    const coverage = async () =>
+      (await findCandidates({ pool: lib }, { question, role: 'viewer' })).find((c) => c.row.page_number === 2)
+        ?.coverage ?? 0;
+    expect(await coverage()).toBeCloseTo(1);
+    // "isr" on more pages than a rare term is (2,000): the first of them are no place to look for what it stands for.
+    await lib.query(
+      `INSERT INTO manual_content (id, manual_id, extracted_text, chunk_index, page_number)
+       SELECT 'log_' || g, 'cc', 'ISR ' || g || ' logged.', g, g FROM generate_series(3, 2003) g`,
+    );
+    expect(await coverage()).toBeLessThan(0.99);
+  });
 });
 
 describe('setting lines', () => {

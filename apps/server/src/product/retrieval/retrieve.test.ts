@@ -1381,6 +1381,16 @@ describe('common words', () => {
     expect(candidates.filter((c) => c.row.manual_id !== 'xj').map((c) => c.row.id)).toEqual([]);
   });
 
+  it('reads no chunk for an identifier more than 2,000 chunks hold (a number typed apart from its unit)', async () => {
+    const lib = await library([
+      { manual: 'log', title: 'Notes', heading: '', text: 'Line 5 of the log', count: 2100 },
+      { manual: 'fm', title: 'Notes', heading: '', text: 'The modulated source sets its carrier in MHz', count: 1 },
+    ]);
+    const question = 'which source gives a carrier at 5 MHz';
+    const candidates = await findCandidates({ pool: lib }, { question, role: 'viewer' });
+    expect(candidates.map((c) => c.row.manual_id)).toEqual(['fm']);
+  });
+
   it('reads only the chunks with every word when enough hold them all', async () => {
     // Without that, the first chunks with two of the words in table order, in the heading and the
     // title as well, would outrank the chunks with all three far apart.

@@ -961,9 +961,14 @@ export async function findCandidates(
   const fitting = byRarity.filter((t) => (rowsSoFar += t.rows) <= CANDIDATE_ROWS);
   const rarest = byRarity.slice(0, 3);
   const byPairs = fitting.length === 0 && rarest.length >= 2;
+  // A term in more chunks than COMMON_TERM_ROWS (in a large library, a word of the boilerplate one
+  // family of manuals repeats on every page: "warning", "supply") selects no candidate.
+  const isCommon = (t: (typeof found)[number]) => t.rows >= COMMON_TERM_ROWS && !t.anyOf;
+  // The chunks of the question's identifiers, but not of a common one: a number typed with its unit
+  // apart ("5 MHz") read the first 1,500 of 109,472 chunks of a large library, none about it.
   const codeQuery =
     found
-      .filter((t) => t.isCode)
+      .filter((t) => t.isCode && !isCommon(t))
       .map((t) => `(${t.query})`)
       .join(' | ') || null;
   // Chunks with two of the three rarest terms, each term common, are read in table order, most of
@@ -1010,11 +1015,9 @@ export async function findCandidates(
     `ARRAY[${queries.map((q) => (q === null ? 'false' : `search @@ ${param(q)}`)).join(', ')}]`;
   const weighted = (held: string) =>
     `(${found.map((_, i) => `CASE WHEN ${held}[${i + 1}] THEN w[${i + 1}] ELSE 0 END`).join(' + ')})`;
-  // A term in most chunks of a large library (a word of the boilerplate one family of manuals
-  // repeats on every page: "warning", "supply") weighs nearly nothing there, though among the
-  // passages the question reaches it can tell them apart as well as in a small library: its
-  // weight is at least its rarity among the candidates (chunks with the question's rarer terms).
-  const isCommon = (t: (typeof found)[number]) => t.rows >= COMMON_TERM_ROWS && !t.anyOf;
+  // A common term weighs nearly nothing in a large library, though among the passages the question
+  // reaches it can tell them apart as well as in a small library: its weight is at least its rarity
+  // among the candidates (chunks with the question's rarer terms).
   const weightOf = (t: (typeof found)[number], i: number) => {
     const inLibrary = `($7::float8[])[${i + 1}]`;
     if (!isCommon(t)) return inLibrary;

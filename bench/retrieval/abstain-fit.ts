@@ -58,7 +58,7 @@ const FOUND = process.env.FOUND === '1';
 const found = (r: Row) => r.rightAt >= 0 && r.rightAt < 5;
 const share = (xs: boolean[]) => (xs.length ? xs.filter(Boolean).length / xs.length : 0);
 
-/** The batch a question was written in, by its id (bench/README.md, branches fresh, fresh2, ... fresh14). */
+/** The batch a question was written in, by its id (bench/README.md, branches fresh, fresh2, ... fresh15). */
 function batchOf(id: string): string {
   const [group, n] = [id.replace(/-\d+$/, ''), Number(id.replace(/^.*-/, ''))];
   // First id of original's second half, fresh, fresh2 and fresh3; from fresh4 on, ten ids a batch.
@@ -74,8 +74,8 @@ function batchOf(id: string): string {
   for (let i = 4; i <= 3 + LATER_BATCHES; i++) names.push(`fresh${i}`);
   return names[[...starts, ...later].filter((s) => n >= s).length]!;
 }
-/** Batches fresh4 to fresh14, each of ten ids per group. */
-const LATER_BATCHES = 11;
+/** Batches fresh4 to fresh15, each of ten ids per group. */
+const LATER_BATCHES = 12;
 
 type Features = (r: Row) => number[];
 

@@ -467,13 +467,15 @@ describe('acronyms', () => {
   });
 
   it('reads no definition of a word typed in capitals that is common in the library', async () => {
-    const definitions = [
-      'Interrupts. An interrupt service routine (ISR) runs when the hardware raises an interrupt.',
-      'If an interrupt service routine changes a variable, declare it volatile, or main never sees the new value.',
-    ];
     const lib = await libraryOf(
       [{ id: 'cc', title: 'Compiler' }],
-      [definitions.map((d): [string, string] => ['cc', d])].flat(),
+      [
+        ['cc', 'Interrupts. An interrupt service routine (ISR) runs when the hardware raises an interrupt.'],
+        [
+          'cc',
+          'If an interrupt service routine changes a variable, declare it volatile, or main never sees the new value.',
+        ],
+      ],
     );
     const question = 'variable changed in my ISR but main never sees the new value';
     const coverage = async () =>

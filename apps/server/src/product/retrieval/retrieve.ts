@@ -663,15 +663,16 @@ const ACRONYM_CHUNKS = 200;
  * What each acronym of the question stands for, where a manual the caller may read defines it
  * ("interrupt service routine (ISR)"): the words before the parenthesis whose initials spell it,
  * as a phrase query, by the acronym in lower case. Not a word typed in capitals that is common in
- * the library ("ERROR"): the first chunks of thousands define nothing, and in a library of 1,000,000
- * chunks the index read for them (half a million rows) was 100-170 ms of such a question's time.
+ * the library ("ERROR": in COMMON_TERM_ROWS chunks or more, as isCommon in findCandidates): the
+ * first chunks of thousands define nothing, and in a library of 1,000,000 chunks the index read
+ * for them (half a million rows) was 100-170 ms of such a question's time.
  */
 async function findAcronyms(pool: pg.Pool, acronyms: string[], role: Role | null): Promise<Map<string, string>> {
   if (acronyms.length === 0) return new Map();
   const { rows } = await pool.query<{ acronym: string; words: string; query: string }>(
     `SELECT a AS acronym, d.words, phraseto_tsquery('english', d.words)::text AS query
      FROM unnest($1::text[]) a
-     JOIN search_terms s ON s.lexeme = lower(a) AND s.chunks <= $3
+     JOIN search_terms s ON s.lexeme = lower(a) AND s.chunks < $3
      CROSS JOIN LATERAL (
        SELECT lower((regexp_match(c.extracted_text, '((?:[[:alpha:]]+[\\s-]+){' || length(a) - 1 || '}[[:alpha:]]+)\\s*\\(' || a || 's?\\)'))[1]) AS words
        FROM (SELECT c.extracted_text FROM manual_content c JOIN manuals m ON m.id = c.manual_id
